@@ -1,0 +1,83 @@
+// The one interface every backend implements. A backend owns a device: it
+// allocates real device memory, moves bytes, hands kernels its native handles
+// through the package ABI and times executions with the device's own clock
+// where it has one. backends/ holds device glue only; op code lives in opsuite/.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "oprig/oprig_package.h"
+
+namespace oprig {
+
+struct DeviceInfo {
+  std::string backend;         // "cpu", "opencl", "vulkan", "dsp"
+  bool available = false;
+  std::string unavailable_reason;  // when !available: what is missing, e.g. "no OpenCL platform (ICD loader found none)"
+  std::string device_name;     // e.g. "pthread-haswell-AMD EPYC ...", "llvmpipe (LLVM 15.0.6, 256 bits)"
+  std::string vendor;
+  std::string driver_version;  // e.g. "PoCL 3.1", "Mesa 22.3.6"
+  std::string api_version;     // e.g. "OpenCL 3.0", "Vulkan 1.3.230"
+  std::vector<oprig_dtype> dtypes;  // element types its kernels may use (fp16 only when the device has it)
+  bool deterministic = true;   // repeated runs are bitwise identical
+  bool device_timer = false;   // compute time comes from the device clock / cost model, not host wall time
+};
+
+// Where the time of one execution went, in nanoseconds. compute_ns is device
+// time when DeviceInfo::device_timer, else host wall time around execute.
+struct ExecTiming {
+  double compute_ns = 0;
+  uint64_t sim_cycles = 0;  // dsp only
+};
+
+// A region of device memory with guard bands (red zones) on both sides.
+class DeviceBuffer {
+ public:
+  virtual ~DeviceBuffer() = default;
+  virtual size_t bytes() const = 0;
+  // Sets tensor.data / offset / bytes so a kernel sees exactly this region.
+  virtual void bind(oprig_tensor& tensor) const = 0;
+  // False when anything was written into the guard bands since allocation.
+  virtual bool guards_intact() const = 0;
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual oprig_backend_kind kind() const = 0;
+  virtual const DeviceInfo& info() const = 0;
+  // Handles for kernels; valid for the backend's lifetime.
+  virtual const oprig_backend_context& context() const = 0;
+
+  virtual std::unique_ptr<DeviceBuffer> allocate(size_t bytes) = 0;
+  // Blocking copies; return the time they took in ns (device-timed where possible).
+  virtual double write(DeviceBuffer& dst, std::span<const std::byte> src) = 0;
+  virtual double read(const DeviceBuffer& src, std::span<std::byte> dst) = 0;
+
+  // Runs impl.execute for one kernel instance, waits for completion and times it.
+  // Returns the kernel's status; timing is filled when the status is OK.
+  virtual oprig_status execute(const oprig_implementation_v1& impl,
+                               oprig_kernel* kernel,
+                               std::span<const oprig_tensor> inputs,
+                               std::span<const oprig_tensor> outputs,
+                               ExecTiming& timing) = 0;
+};
+
+// The registry: every backend compiled in, by name, in a fixed order.
+// enumerate is cheap and starts nothing; create may fail with an explanation.
+std::vector<std::string> backend_names();
+// Returns nullptr and sets *why when the backend is unknown or its driver is absent.
+std::unique_ptr<Backend> create_backend(std::string_view name, std::string* why);
+// Probes a backend (creating it) and describes it, available or not.
+DeviceInfo describe_backend(std::string_view name);
+oprig_backend_kind backend_kind_from_name(std::string_view name);  // 0 cast when unknown
+std::string_view backend_name(oprig_backend_kind kind);
+
+}  // namespace oprig

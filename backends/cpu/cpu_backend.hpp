@@ -1,0 +1,28 @@
+#pragma once
+
+#include "backend.hpp"
+#include "cpu/host_buffer.hpp"
+#include "cpu/thread_pool.hpp"
+
+namespace oprig {
+
+class CpuBackend final : public Backend {
+ public:
+  CpuBackend();
+  oprig_backend_kind kind() const override { return OPRIG_BACKEND_CPU; }
+  const DeviceInfo& info() const override { return info_; }
+  const oprig_backend_context& context() const override { return context_; }
+  std::unique_ptr<DeviceBuffer> allocate(size_t bytes) override;
+  double write(DeviceBuffer& dst, std::span<const std::byte> src) override;
+  double read(const DeviceBuffer& src, std::span<std::byte> dst) override;
+  oprig_status execute(const oprig_implementation_v1& impl, oprig_kernel* kernel,
+                       std::span<const oprig_tensor> inputs,
+                       std::span<const oprig_tensor> outputs, ExecTiming& timing) override;
+
+ private:
+  CpuThreadPool pool_;
+  DeviceInfo info_;
+  oprig_backend_context context_{};
+};
+
+}  // namespace oprig

@@ -1,0 +1,134 @@
+#include "cli/run_command.hpp"
+
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <set>
+
+#include "cli/main_context.hpp"
+#include "cli/selection_options.hpp"
+#include "reports/atomic_file.hpp"
+#include "reports/reporter.hpp"
+#include "runner/environment.hpp"
+#include "runner/progress.hpp"
+#include "runner/supervisor.hpp"
+#include "runner/worker.hpp"
+#include "reports/summary.hpp"
+
+namespace oprig::cli {
+namespace {
+
+struct RunFlags {
+  SelectionFlags selection;
+  std::string out = "oprig-out";
+  bool resume = false;
+  int jobs = 1;
+  double case_timeout_s = 60;
+};
+
+struct WorkerFlags {
+  SelectionFlags selection;
+};
+
+int run(const RunFlags& flags, const std::string& command_line) {
+  const harness::Selection selection = to_selection(flags.selection);
+  harness::Suite suite = harness::load_suite(selection);
+
+  std::vector<harness::CaseGroup> groups;
+  std::vector<std::string> order;  // every selected case id, in generation order
+  bool found_case = flags.selection.case_id.empty();
+  for (const auto& op : suite.ops) {
+    for (const std::string& backend : selection.backends) {
+      harness::CaseGroup g{op->plan.op, backend, {}};
+      for (harness::Case& c : harness::generate_cases(op->space, op->plan, {backend})) {
+        if (!flags.selection.case_id.empty() && c.id != flags.selection.case_id) continue;
+        found_case = true;
+        order.push_back(c.id);
+        g.cases.push_back(std::move(c));
+      }
+      if (!g.cases.empty()) groups.push_back(std::move(g));
+    }
+  }
+  if (!found_case) throw harness::InputError("no case with id '" + flags.selection.case_id + "' in the selection");
+
+  const std::filesystem::path out = flags.out;
+  std::filesystem::create_directories(out);
+  const auto jsonl = out / "results.jsonl";
+  std::map<std::string, reports::CaseResult> previous;
+  if (flags.resume && std::filesystem::exists(jsonl)) {
+    for (reports::CaseResult& r : reports::read_jsonl(jsonl)) previous[r.id] = std::move(r);
+    // Rewrite the stream without a torn last line before appending to it.
+    std::string clean;
+    for (const auto& [id, r] : previous) clean += reports::to_jsonl_line(r);
+    reports::write_file_atomically(jsonl, clean);
+  } else {
+    std::filesystem::remove(jsonl);
+  }
+  size_t total = 0;
+  std::map<std::string, size_t> per_group;
+  for (harness::CaseGroup& g : groups) {
+    std::erase_if(g.cases, [&](const harness::Case& c) { return previous.count(c.id) > 0; });
+    per_group[g.op + "/" + g.backend] = g.cases.size();
+    total += g.cases.size();
+  }
+  if (flags.resume)
+    std::cerr << "resume: " << previous.size() << " cases already in " << jsonl.string() << ", " << total
+              << " to run\n";
+
+  reports::RunResults results;
+  results.environment = harness::collect_environment(selection.backends, command_line);
+  harness::Progress progress(total, per_group);
+  harness::SupervisorOptions options{flags.jobs, flags.case_timeout_s, jsonl, out / "logs"};
+  auto op_context = [&](const std::string& name) -> const harness::OpContext* {
+    for (const auto& op : suite.ops)
+      if (op->plan.op == name) return &op->context;
+    return nullptr;
+  };
+  std::vector<reports::CaseResult> fresh = harness::run_groups(
+      selection, groups, options, [&](const reports::CaseResult& r) { progress.case_done(r); }, op_context);
+  progress.finish();
+  results.environment.finished_at = harness::utc_now_iso8601();
+
+  std::map<std::string, reports::CaseResult> by_id = std::move(previous);
+  for (reports::CaseResult& r : fresh) by_id[r.id] = std::move(r);
+  for (const std::string& id : order)
+    if (auto it = by_id.find(id); it != by_id.end()) results.cases.push_back(it->second);
+
+  reports::write_all_reports(results, out);
+  std::cout << reports::summary_table(results) << "\n";
+  std::cout << "ran " << fresh.size() << " cases" << (previous.empty() ? "" : " (rest resumed)") << "\n";
+  std::cout << "results: " << std::filesystem::absolute(out / "results.json").string() << "\n";
+  std::cout << "junit:   " << std::filesystem::absolute(out / "junit.xml").string() << "\n";
+  std::cout << "report:  " << std::filesystem::absolute(out / "report.html").string() << "\n";
+  return reports::exit_code_for(results);
+}
+
+}  // namespace
+
+void add_run_command(CLI::App& root, int* exit_code) {
+  auto flags = std::make_shared<RunFlags>();
+  CLI::App* cmd = root.add_subcommand(
+      "run", "Run the conformance cases of ops on backends: each case is checked against the fp64 reference\n"
+             "under the op's test plan; crashes and hangs become CRASH/TIMEOUT and the run goes on.");
+  add_selection_flags(*cmd, flags->selection);
+  cmd->add_option("--out", flags->out, "Output folder for results.jsonl/json, junit.xml, report.html, logs/")
+      ->capture_default_str();
+  cmd->add_flag("--resume", flags->resume, "Keep the cases already in OUT/results.jsonl and run only the rest");
+  cmd->add_option("--jobs", flags->jobs, "Worker processes at once (each runs one op on one backend)")
+      ->check(CLI::Range(1, 64))
+      ->capture_default_str();
+  cmd->add_option("--case-timeout", flags->case_timeout_s, "Seconds a case may run before it is a TIMEOUT")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->callback([flags, exit_code] { *exit_code = run(*flags, invoked_command_line()); });
+
+  auto worker = std::make_shared<WorkerFlags>();
+  CLI::App* w = root.add_subcommand("__worker", "");  // empty description: hidden from --help
+  add_selection_flags(*w, worker->selection);
+  w->callback([worker, exit_code] {
+    harness::Selection s = to_selection(worker->selection);
+    *exit_code = harness::run_worker(s, worker->selection.op, s.backends.at(0));
+  });
+}
+
+}  // namespace oprig::cli

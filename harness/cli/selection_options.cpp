@@ -1,0 +1,55 @@
+#include "cli/selection_options.hpp"
+
+#include <sstream>
+
+#include "backend.hpp"
+
+namespace oprig::cli {
+
+void add_selection_flags(CLI::App& command, SelectionFlags& flags) {
+  command.add_option("--suite", flags.suite, "Suite folder with <op>/plan.json (default: the bundled opsuite/)")
+      ->check(CLI::ExistingDirectory);
+  command.add_option("--spec", flags.spec, "One spec file (XML OpDef or JSON UDO config) with plan.json beside it")
+      ->check(CLI::ExistingFile);
+  command.add_option("--op", flags.op, "Only this op (case-insensitive)");
+  command.add_option("--backend", flags.backends, "Comma-separated backends, or 'all' (cpu,opencl,vulkan,dsp)");
+  command.add_option("--package", flags.packages,
+                     "Op package registration library (.so); repeatable (default: the bundled opsuite package)")
+      ->check(CLI::ExistingFile);
+  command.add_option("--case", flags.case_id, "Run exactly this case id (as printed in repro lines)");
+}
+
+harness::Selection to_selection(const SelectionFlags& flags) {
+  harness::Selection s;
+  if (!flags.suite.empty() && !flags.spec.empty())
+    throw harness::InputError("--suite and --spec exclude each other");
+  if (!flags.suite.empty()) s.suite_dir = flags.suite;
+  if (!flags.spec.empty()) s.spec_file = flags.spec;
+  for (const auto& p : flags.packages) s.packages.emplace_back(p);
+  s.op = flags.op;
+  s.case_id = flags.case_id;
+  const std::vector<std::string> known = backend_names();
+  if (flags.backends == "all") {
+    s.backends = known;
+  } else {
+    std::stringstream list(flags.backends);
+    for (std::string name; std::getline(list, name, ',');) {
+      if (name.empty()) continue;
+      if (std::find(known.begin(), known.end(), name) == known.end())
+        throw harness::InputError("unknown backend '" + name + "' (known: cpu, opencl, vulkan, dsp, all)");
+      s.backends.push_back(name);
+    }
+  }
+  if (!flags.case_id.empty()) {
+    // A case id names its backend last: run it there whatever --backend says.
+    const size_t sep = flags.case_id.rfind("__");
+    if (sep == std::string::npos) throw harness::InputError("malformed case id '" + flags.case_id + "'");
+    const std::string backend = flags.case_id.substr(sep + 2);
+    if (std::find(known.begin(), known.end(), backend) == known.end())
+      throw harness::InputError("case id '" + flags.case_id + "' names no known backend");
+    s.backends = {backend};
+  }
+  return s;
+}
+
+}  // namespace oprig::cli

@@ -1,0 +1,21 @@
+// The selection flags shared by run and bench: which ops, packages, backends.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+#include "runner/suite.hpp"
+
+namespace oprig::cli {
+
+struct SelectionFlags {
+  std::string suite, spec, op, backends = "all", case_id;
+  std::vector<std::string> packages;
+};
+
+void add_selection_flags(CLI::App& command, SelectionFlags& flags);
+// Throws harness::InputError for an unknown backend or conflicting flags.
+harness::Selection to_selection(const SelectionFlags& flags);
+
+}  // namespace oprig::cli

@@ -1,0 +1,26 @@
+// Progress of a long run: a redrawn bar on a terminal, plain lines otherwise
+// (one per finished op × backend group, plus every case that does not pass).
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <string>
+
+#include "reports/results.hpp"
+
+namespace oprig::harness {
+
+class Progress {
+ public:
+  Progress(size_t total, std::map<std::string, size_t> per_group);
+  void case_done(const reports::CaseResult& r);
+  void finish();
+
+ private:
+  void draw(const reports::CaseResult& r);
+  size_t total_, done_ = 0, failing_ = 0;
+  std::map<std::string, size_t> remaining_;  // "op/backend" -> cases left
+  bool tty_;
+};
+
+}  // namespace oprig::harness

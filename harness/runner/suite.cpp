@@ -1,0 +1,110 @@
+#include "runner/suite.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "compare/tolerance.hpp"
+
+namespace oprig::harness {
+namespace {
+
+std::string quote_if_needed(const std::string& arg) {
+  if (arg.find_first_of(" \t'\"$\\") == std::string::npos) return arg;
+  std::string out = "'";
+  for (char ch : arg) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return out + "'";
+}
+
+}  // namespace
+
+std::filesystem::path default_suite_dir() {
+  if (const char* env = std::getenv("OPRIG_OPSUITE_DIR")) return env;
+  return OPRIG_SOURCE_OPSUITE_DIR;
+}
+
+std::filesystem::path default_package_path() {
+  if (const char* env = std::getenv("OPRIG_PACKAGE")) return env;
+  return OPRIG_BUILT_PACKAGE_PATH;
+}
+
+std::vector<std::string> selection_args(const Selection& s) {
+  std::vector<std::string> args;
+  if (s.spec_file) args.insert(args.end(), {"--spec", s.spec_file->string()});
+  else if (s.suite_dir) args.insert(args.end(), {"--suite", s.suite_dir->string()});
+  for (const auto& p : s.packages) args.insert(args.end(), {"--package", p.string()});
+  return args;
+}
+
+Suite load_suite(const Selection& selection) {
+  Suite suite;
+  std::vector<std::filesystem::path> plan_files;
+  std::optional<std::filesystem::path> forced_spec;
+  if (selection.spec_file) {
+    if (!std::filesystem::exists(*selection.spec_file))
+      throw InputError(selection.spec_file->string() + ": no such spec file");
+    const auto plan = selection.spec_file->parent_path() / "plan.json";
+    if (!std::filesystem::exists(plan))
+      throw InputError(selection.spec_file->string() + ": no test plan (plan.json) beside the spec");
+    plan_files.push_back(plan);
+    forced_spec = selection.spec_file;
+  } else {
+    const auto dir = selection.suite_dir.value_or(default_suite_dir());
+    try {
+      plan_files = find_plans(dir);
+    } catch (const std::exception& e) {
+      throw InputError(e.what());
+    }
+    if (plan_files.empty()) throw InputError(dir.string() + ": no <op>/plan.json found in this suite folder");
+  }
+
+  const std::vector<std::filesystem::path> package_paths =
+      selection.packages.empty() ? std::vector<std::filesystem::path>{default_package_path()}
+                                 : selection.packages;
+  for (const auto& path : package_paths) {
+    try {
+      suite.packages.push_back(Package::load(path));
+    } catch (const PackageError& e) {
+      throw InputError(e.what());
+    }
+  }
+
+  for (const auto& plan_file : plan_files) {
+    auto op = std::make_unique<LoadedOp>();
+    try {
+      op->plan = load_plan(plan_file);
+    } catch (const std::exception& e) {
+      throw InputError(e.what());
+    }
+    if (!selection.op.empty() && op_key(op->plan.op) != op_key(selection.op)) continue;
+    op->spec_path = forced_spec.value_or(op->plan.dir / op->plan.spec);
+    op->space = case_space_from_spec(op->spec_path, op->plan.op, &op->context.num_inputs,
+                                     &op->context.num_outputs);
+    for (const auto& package : suite.packages)
+      if (package->find_op(op->plan.op) != nullptr) {
+        op->package = package.get();
+        break;
+      }
+    if (op->package == nullptr)
+      throw InputError(op->spec_path.string() + ": op '" + op->plan.op + "' is in no loaded package (" +
+                       package_paths.front().string() + (package_paths.size() > 1 ? ", ..." : "") + ")");
+    check_package_against_spec(*op->package, op->spec_path, op->plan.op);
+    op->context.plan = &op->plan;
+    op->context.space = &op->space;
+    op->context.reference = opsuite::find_reference(op->plan.op);
+    if (op->context.reference == nullptr)
+      throw InputError(plan_file.string() + ": no fp64 reference for op '" + op->plan.op + "'");
+    try {
+      op->context.tolerances = compare::parse_tolerances_by_dtype(op->plan.tolerance);
+    } catch (const std::exception& e) {
+      throw InputError(plan_file.string() + ": /tolerance: " + e.what());
+    }
+    std::string prefix = "oprig run --spec " + quote_if_needed(op->spec_path.string());
+    for (const auto& p : selection.packages) prefix += " --package " + quote_if_needed(p.string());
+    op->context.repro_prefix = prefix;
+    suite.ops.push_back(std::move(op));
+  }
+  if (suite.ops.empty()) throw InputError("no op matches --op " + selection.op);
+  return suite;
+}
+
+}  // namespace oprig::harness

@@ -1,0 +1,65 @@
+// What a run is about: the ops selected from a suite folder or one spec file,
+// each with its spec, test plan, case space, fp64 reference, tolerances and
+// the package that implements it — all checked against each other before any
+// case runs.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "cases/case.hpp"
+#include "runner/case_executor.hpp"
+
+namespace oprig::harness {
+
+// Bad input or usage: the CLI prints it and exits 2, nothing runs.
+class InputError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct Selection {
+  std::optional<std::filesystem::path> suite_dir;  // default: the bundled opsuite/
+  std::optional<std::filesystem::path> spec_file;
+  std::vector<std::filesystem::path> packages;     // default: the bundled opsuite package
+  std::string op;                                  // empty: all
+  std::vector<std::string> backends;               // resolved names
+  std::string case_id;                             // empty: all
+};
+
+struct LoadedOp {
+  std::filesystem::path spec_path;
+  TestPlan plan;
+  OpCaseSpace space;
+  OpContext context;  // points into this object: LoadedOp is pinned (unique_ptr)
+  Package* package = nullptr;
+};
+
+struct Suite {
+  std::vector<std::unique_ptr<Package>> packages;
+  std::vector<std::unique_ptr<LoadedOp>> ops;
+};
+
+// Throws InputError naming the file and what is wrong.
+Suite load_suite(const Selection& selection);
+
+// The bundled locations, from the build (compile definitions), overridable by
+// OPRIG_OPSUITE_DIR / OPRIG_PACKAGE for an installed layout.
+std::filesystem::path default_suite_dir();
+std::filesystem::path default_package_path();
+
+// The argument list that re-creates `selection` in a worker or a repro line.
+std::vector<std::string> selection_args(const Selection& selection);
+
+// Spec -> case space (which dtypes on which backend, param defaults), and the
+// spec <-> package agreement check; both throw InputError.
+OpCaseSpace case_space_from_spec(const std::filesystem::path& spec_path, const std::string& op,
+                                 size_t* num_inputs, size_t* num_outputs);
+void check_package_against_spec(const Package& package, const std::filesystem::path& spec_path,
+                                const std::string& op);
+
+}  // namespace oprig::harness

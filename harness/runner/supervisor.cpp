@@ -1,0 +1,210 @@
+#include "runner/supervisor.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstring>
+#include <deque>
+#include <fstream>
+#include <map>
+
+#include "core/dtype.hpp"
+#include "runner/worker.hpp"
+
+extern char** environ;
+
+namespace oprig::harness {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Job {
+  const CaseGroup* group;
+  size_t next = 0;  // first case not yet handed to a worker
+};
+
+struct Worker {
+  Job job;
+  size_t begin = 0;  // cases [begin, job.group->cases.size()) were sent to this worker
+  pid_t pid = -1;
+  int protocol_fd = -1;
+  std::string buffer;
+  std::string current;  // id of the case between START and RESULT
+  Clock::time_point current_started;
+  std::map<std::string, bool> done;
+  std::filesystem::path log;
+  bool killed_for_timeout = false;
+};
+
+std::string signal_text(int sig) {
+  const char* name = strsignal(sig);
+  return "signal " + std::to_string(sig) + " (" + (name ? name : "?") + ")";
+}
+
+void spawn(Worker& w, const Selection& selection, const SupervisorOptions& options) {
+  int ids[2], proto[2];
+  if (pipe2(ids, O_CLOEXEC) != 0 || pipe2(proto, O_CLOEXEC) != 0)
+    throw std::runtime_error(std::string("pipe: ") + strerror(errno));
+  std::filesystem::create_directories(options.log_dir);
+  w.log = options.log_dir / ("worker-" + op_key(w.job.group->op) + "-" + w.job.group->backend + ".log");
+
+  std::vector<std::string> args = {"oprig", "__worker"};
+  for (const std::string& a : selection_args(selection)) args.push_back(a);
+  args.insert(args.end(), {"--op", w.job.group->op, "--backend", w.job.group->backend});
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, ids[0], 0);
+  posix_spawn_file_actions_adddup2(&actions, proto[1], kProtocolFd);
+  posix_spawn_file_actions_addopen(&actions, 1, w.log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+  posix_spawn_file_actions_adddup2(&actions, 1, 2);
+  const int rc = posix_spawn(&w.pid, "/proc/self/exe", &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  close(ids[0]);
+  close(proto[1]);
+  if (rc != 0) throw std::runtime_error(std::string("cannot start a worker: ") + strerror(rc));
+  w.protocol_fd = proto[0];
+  w.begin = w.job.next;
+  // The id list is small (tens of kilobytes at most) and fits the pipe buffer.
+  std::string list;
+  for (size_t i = w.begin; i < w.job.group->cases.size(); ++i) list += w.job.group->cases[i].id + "\n";
+  const char* p = list.data();
+  size_t left = list.size();
+  while (left > 0) {
+    const ssize_t n = write(ids[1], p, left);
+    if (n <= 0) break;
+    p += n;
+    left -= static_cast<size_t>(n);
+  }
+  close(ids[1]);
+}
+
+reports::CaseResult lost_case(const Case& c, const OpContext* op, Verdict v, std::string message) {
+  reports::CaseResult r;
+  r.id = c.id;
+  r.golden_id = c.golden_id;
+  r.package = c.package;
+  r.op = c.op;
+  r.backend = c.backend;
+  r.dtype = std::string(dtype_name(c.dtype));
+  r.shape = c.shape;
+  r.fill = c.fill;
+  for (const auto& [name, value] : c.params) r.params[name] = value;
+  r.seed = c.seed;
+  r.verdict = v;
+  r.message = std::move(message);
+  if (op != nullptr) r.repro = repro_command(c, *op);
+  return r;
+}
+
+}  // namespace
+
+std::vector<reports::CaseResult> run_groups(const Selection& selection, const std::vector<CaseGroup>& groups,
+                                            const SupervisorOptions& options, const ResultSink& sink,
+                                            const std::function<const OpContext*(const std::string&)>& op_context) {
+  std::vector<reports::CaseResult> results;
+  std::ofstream jsonl(options.jsonl, std::ios::app);
+  auto record = [&](const reports::CaseResult& r) {
+    jsonl << reports::to_jsonl_line(r);
+    jsonl.flush();  // a killed run keeps every finished case
+    results.push_back(r);
+    sink(r);
+  };
+
+  std::deque<Job> queue;
+  for (const CaseGroup& g : groups)
+    if (!g.cases.empty()) queue.push_back({&g, 0});
+  std::vector<Worker> active;
+  const auto timeout = std::chrono::duration<double>(options.case_timeout_s);
+
+  while (!queue.empty() || !active.empty()) {
+    while (!queue.empty() && static_cast<int>(active.size()) < std::max(1, options.jobs)) {
+      Worker w;
+      w.job = queue.front();
+      queue.pop_front();
+      spawn(w, selection, options);
+      active.push_back(std::move(w));
+    }
+    std::vector<pollfd> fds;
+    for (const Worker& w : active) fds.push_back({w.protocol_fd, POLLIN, 0});
+    poll(fds.data(), fds.size(), 100);
+
+    for (size_t i = 0; i < active.size();) {
+      Worker& w = active[i];
+      bool eof = false;
+      if (fds[i].revents & (POLLIN | POLLHUP | POLLERR)) {
+        char chunk[65536];
+        const ssize_t n = read(w.protocol_fd, chunk, sizeof chunk);
+        if (n > 0) w.buffer.append(chunk, static_cast<size_t>(n));
+        else eof = true;
+      }
+      for (size_t nl; (nl = w.buffer.find('\n')) != std::string::npos;) {
+        const std::string line = w.buffer.substr(0, nl);
+        w.buffer.erase(0, nl + 1);
+        if (line.rfind("START ", 0) == 0) {
+          w.current = line.substr(6);
+          w.current_started = Clock::now();
+        } else if (line.rfind("RESULT ", 0) == 0) {
+          reports::CaseResult r = nlohmann::json::parse(line.substr(7)).get<reports::CaseResult>();
+          w.done[r.id] = true;
+          w.current.clear();
+          record(r);
+        }
+      }
+      if (!eof && !w.current.empty() && Clock::now() - w.current_started > timeout && !w.killed_for_timeout) {
+        kill(w.pid, SIGKILL);
+        w.killed_for_timeout = true;
+      }
+      if (!eof) {
+        ++i;
+        continue;
+      }
+      int status = 0;
+      waitpid(w.pid, &status, 0);
+      close(w.protocol_fd);
+      const auto& cases = w.job.group->cases;
+      size_t resume_at = cases.size();
+      for (size_t k = w.begin; k < cases.size(); ++k) {
+        if (w.done.count(cases[k].id)) continue;
+        if (cases[k].id == w.current) {
+          const OpContext* ctx = op_context(cases[k].op);
+          if (w.killed_for_timeout) {
+            record(lost_case(cases[k], ctx, Verdict::kTimeout,
+                             "no result after " + std::to_string(options.case_timeout_s) +
+                                 " s; worker killed (log: " + w.log.string() + ")"));
+          } else {
+            const std::string how = WIFSIGNALED(status) ? signal_text(WTERMSIG(status))
+                                                        : "exit code " + std::to_string(WEXITSTATUS(status));
+            record(lost_case(cases[k], ctx, Verdict::kCrash,
+                             "worker died with " + how + " (log: " + w.log.string() + ")"));
+          }
+          resume_at = k + 1;
+          break;
+        }
+        // The worker ended before reaching this case without being on one:
+        // it failed to start (bad suite, missing library). Report and stop.
+        const std::string how = WIFSIGNALED(status) ? signal_text(WTERMSIG(status))
+                                                    : "exit code " + std::to_string(WEXITSTATUS(status));
+        for (size_t m = k; m < cases.size(); ++m)
+          if (!w.done.count(cases[m].id))
+            record(lost_case(cases[m], op_context(cases[m].op), Verdict::kCrash,
+                             "worker ended with " + how + " before running the case (log: " + w.log.string() + ")"));
+        break;
+      }
+      if (resume_at < cases.size()) queue.push_front({w.job.group, resume_at});
+      active.erase(active.begin() + static_cast<std::ptrdiff_t>(i));
+      fds.erase(fds.begin() + static_cast<std::ptrdiff_t>(i));
+    }
+  }
+  return results;
+}
+
+}  // namespace oprig::harness

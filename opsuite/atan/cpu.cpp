@@ -1,0 +1,206 @@
+// Atan on the cpu backend: y = atan(x + offset), fp32 and fp16 (fp16 is
+// widened to fp32, computed, and rounded back). The AVX2+FMA path handles 8
+// elements per step; tails go through the same vector code on a padded copy,
+// so every element of a tensor gets bitwise the same arithmetic. The work is
+// split over the backend's threads with cpu_parallel_for.
+#include <immintrin.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <new>
+
+#include "atan/atan_polynomial.hpp"
+#include "common/kernel.hpp"
+#include "core/half.hpp"
+
+namespace oprig::opsuite {
+
+extern const KernelOps oprig_atan__cpu;
+
+namespace {
+
+namespace ap = atan_poly;
+
+struct AtanCpuKernel : KernelBase {
+  const oprig_backend_context* ctx = nullptr;
+  float offset = 0.0f;
+  oprig_dtype dtype = OPRIG_DTYPE_FLOAT_32;
+  size_t count = 0;
+};
+
+// Portable path, the same formula without vector registers.
+float atan_scalar(float x, float offset) {
+  const float t = x + offset;
+  const float a = std::fabs(t);
+  const bool big = a > ap::kTan3PiOver8;
+  const bool mid = !big && a > ap::kTanPiOver8;
+  const float num = big ? -1.0f : (mid ? a - 1.0f : a);
+  const float den = big ? a : (mid ? a + 1.0f : 1.0f);
+  const float hi = big ? ap::kPiOver2Hi : (mid ? ap::kPiOver4Hi : 0.0f);
+  const float lo = big ? ap::kPiOver2Lo : (mid ? ap::kPiOver4Lo : 0.0f);
+  const float r = num / den;
+  const float z = r * r;
+  const float p = ((ap::kC3 * z + ap::kC2) * z + ap::kC1) * z + ap::kC0;
+  const float y = hi + (r + (r * z * p + lo));
+  return std::copysign(y, t);
+}
+
+#if defined(__x86_64__)
+// atan8 is always inlined into AVX2 callers; GCC's note that returning __m256
+// from a function compiled without AVX changes the ABI does not apply.
+#pragma GCC diagnostic ignored "-Wpsabi"
+__attribute__((target("avx2,fma"), always_inline)) inline __m256 atan8(__m256 x, __m256 offset) {
+  const __m256 sign_mask = _mm256_set1_ps(-0.0f);
+  const __m256 t = _mm256_add_ps(x, offset);
+  const __m256 a = _mm256_andnot_ps(sign_mask, t);
+  const __m256 big = _mm256_cmp_ps(a, _mm256_set1_ps(ap::kTan3PiOver8), _CMP_GT_OQ);
+  const __m256 mid = _mm256_andnot_ps(big, _mm256_cmp_ps(a, _mm256_set1_ps(ap::kTanPiOver8), _CMP_GT_OQ));
+  const __m256 one = _mm256_set1_ps(1.0f);
+  __m256 num = _mm256_blendv_ps(a, _mm256_sub_ps(a, one), mid);
+  num = _mm256_blendv_ps(num, _mm256_set1_ps(-1.0f), big);
+  __m256 den = _mm256_blendv_ps(one, _mm256_add_ps(a, one), mid);
+  den = _mm256_blendv_ps(den, a, big);
+  const __m256 hi = _mm256_or_ps(_mm256_and_ps(big, _mm256_set1_ps(ap::kPiOver2Hi)),
+                                 _mm256_and_ps(mid, _mm256_set1_ps(ap::kPiOver4Hi)));
+  const __m256 lo = _mm256_or_ps(_mm256_and_ps(big, _mm256_set1_ps(ap::kPiOver2Lo)),
+                                 _mm256_and_ps(mid, _mm256_set1_ps(ap::kPiOver4Lo)));
+  const __m256 r = _mm256_div_ps(num, den);
+  const __m256 z = _mm256_mul_ps(r, r);
+  __m256 p = _mm256_fmadd_ps(_mm256_set1_ps(ap::kC3), z, _mm256_set1_ps(ap::kC2));
+  p = _mm256_fmadd_ps(p, z, _mm256_set1_ps(ap::kC1));
+  p = _mm256_fmadd_ps(p, z, _mm256_set1_ps(ap::kC0));
+  const __m256 tail = _mm256_fmadd_ps(_mm256_mul_ps(r, z), p, lo);
+  const __m256 y = _mm256_add_ps(hi, _mm256_add_ps(r, tail));
+  // copysign: y is non-negative (or NaN), so OR-ing the sign of t suffices.
+  return _mm256_or_ps(y, _mm256_and_ps(sign_mask, t));
+}
+
+__attribute__((target("avx2,fma"))) void atan_f32_avx2(const float* src, float* dst, size_t n,
+                                                       float offset) {
+  const __m256 off = _mm256_set1_ps(offset);
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) _mm256_storeu_ps(dst + i, atan8(_mm256_loadu_ps(src + i), off));
+  if (i < n) {
+    alignas(32) float in[8] = {};
+    alignas(32) float out[8];
+    std::memcpy(in, src + i, (n - i) * sizeof(float));
+    _mm256_store_ps(out, atan8(_mm256_load_ps(in), off));
+    std::memcpy(dst + i, out, (n - i) * sizeof(float));
+  }
+}
+
+__attribute__((target("avx2,fma,f16c"), always_inline)) inline void atan8_f16(const uint16_t* src, uint16_t* dst,
+                                                                           __m256 off) {
+  const __m256 x = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(src)));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(dst),
+                   _mm256_cvtps_ph(atan8(x, off), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+}
+
+__attribute__((target("avx2,fma,f16c"))) void atan_f16_avx2(const uint16_t* src, uint16_t* dst,
+                                                            size_t n, float offset) {
+  const __m256 off = _mm256_set1_ps(offset);
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) atan8_f16(src + i, dst + i, off);
+  if (i < n) {
+    uint16_t in[8] = {};
+    uint16_t out[8];
+    std::memcpy(in, src + i, (n - i) * sizeof(uint16_t));
+    atan8_f16(in, out, off);
+    std::memcpy(dst + i, out, (n - i) * sizeof(uint16_t));
+  }
+}
+
+bool have_avx2() {
+  static const bool yes = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+                          __builtin_cpu_supports("f16c");
+  return yes;
+}
+#endif
+
+struct Chunk {
+  const void* src;
+  void* dst;
+  float offset;
+  oprig_dtype dtype;
+};
+
+void run_chunk(void* arg, size_t begin, size_t end) {
+  const Chunk& c = *static_cast<const Chunk*>(arg);
+  const size_t n = end - begin;
+  if (c.dtype == OPRIG_DTYPE_FLOAT_32) {
+    const float* src = static_cast<const float*>(c.src) + begin;
+    float* dst = static_cast<float*>(c.dst) + begin;
+#if defined(__x86_64__)
+    if (have_avx2()) return atan_f32_avx2(src, dst, n, c.offset);
+#endif
+    for (size_t i = 0; i < n; ++i) dst[i] = atan_scalar(src[i], c.offset);
+  } else {
+    const uint16_t* src = static_cast<const uint16_t*>(c.src) + begin;
+    uint16_t* dst = static_cast<uint16_t*>(c.dst) + begin;
+#if defined(__x86_64__)
+    if (have_avx2()) return atan_f16_avx2(src, dst, n, c.offset);
+#endif
+    for (size_t i = 0; i < n; ++i) dst[i] = float_to_half(atan_scalar(half_to_float(src[i]), c.offset));
+  }
+}
+
+oprig_status create(const oprig_backend_context* ctx, const oprig_param* params,
+                    size_t num_params, oprig_kernel** out_kernel) {
+  *out_kernel = nullptr;
+  auto* kernel = new (std::nothrow) AtanCpuKernel();
+  if (kernel == nullptr) return OPRIG_STATUS_OUT_OF_MEMORY;
+  kernel->ops = &oprig_atan__cpu;
+  kernel->ctx = ctx;
+  kernel->offset = static_cast<float>(scalar_param(params, num_params, "offset").value_or(0.0));
+  *out_kernel = to_handle(kernel);
+  return OPRIG_STATUS_OK;
+}
+
+oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t num_inputs,
+                     oprig_tensor* outputs, size_t num_outputs) {
+  if (num_inputs != 1 || num_outputs != 1) return OPRIG_STATUS_INVALID_ARGUMENT;
+  const oprig_tensor& in = inputs[0];
+  if (in.dtype != OPRIG_DTYPE_FLOAT_32 && in.dtype != OPRIG_DTYPE_FLOAT_16)
+    return OPRIG_STATUS_UNSUPPORTED;
+  if (outputs[0].dtype != in.dtype) return OPRIG_STATUS_INVALID_ARGUMENT;
+  outputs[0].rank = in.rank;
+  std::copy(in.dims, in.dims + OPRIG_MAX_RANK, outputs[0].dims);
+  auto* kernel = from_handle<AtanCpuKernel>(handle);
+  kernel->dtype = static_cast<oprig_dtype>(in.dtype);
+  kernel->count = element_count(in);
+  return OPRIG_STATUS_OK;
+}
+
+oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t num_inputs,
+                     const oprig_tensor* outputs, size_t num_outputs, oprig_execute_info*) {
+  if (num_inputs != 1 || num_outputs != 1) return OPRIG_STATUS_INVALID_ARGUMENT;
+  auto* kernel = from_handle<AtanCpuKernel>(handle);
+  if (kernel->count == 0) return OPRIG_STATUS_OK;
+  Chunk chunk{inputs[0].data, outputs[0].data, kernel->offset, kernel->dtype};
+  // 64 Ki elements per chunk at least: below that a thread hand-off costs more
+  // than it saves.
+  kernel->ctx->cpu_parallel_for(kernel->ctx->cpu_pool, kernel->count, size_t{1} << 16, run_chunk,
+                                &chunk);
+  return OPRIG_STATUS_OK;
+}
+
+void destroy(oprig_kernel* handle) { delete from_handle<AtanCpuKernel>(handle); }
+
+oprig_status cost(const oprig_kernel* handle, oprig_cost* out) {
+  const auto* kernel = from_handle<const AtanCpuKernel>(handle);
+  const uint64_t n = kernel->count;
+  const uint64_t width = kernel->dtype == OPRIG_DTYPE_FLOAT_16 ? 2 : 4;
+  // add, abs, 2 compares, 4 selects, division, square, 3 fma (6 flops),
+  // 2 mul/add for the tail, 2 adds, sign: counted as 18 flops per element.
+  out->flops = 18 * n;
+  out->bytes_read = width * n;
+  out->bytes_written = width * n;
+  return OPRIG_STATUS_OK;
+}
+
+}  // namespace
+
+const KernelOps oprig_atan__cpu = {"Atan", create, prepare, execute, destroy, cost};
+
+}  // namespace oprig::opsuite

@@ -1,0 +1,171 @@
+// JUnit XML writer, built with pugixml so escaping is the library's job; text
+// is passed through xml_safe_text first because XML 1.0 cannot hold every byte.
+#include "reports/junit/junit_reporter.hpp"
+
+#include <map>
+#include <sstream>
+#include <utility>
+
+#include <pugixml.hpp>
+
+#include "reports/atomic_file.hpp"
+#include "reports/text.hpp"
+
+namespace oprig::reports {
+namespace {
+
+struct SuiteTotals {
+  uint64_t tests = 0, failures = 0, skipped = 0;
+  double seconds = 0;
+};
+
+bool is_skip(Verdict v) { return v == Verdict::kSkipped || v == Verdict::kUnimplemented; }
+
+void set_attribute(pugi::xml_node node, const char* name, std::string_view value) {
+  node.append_attribute(name).set_value(xml_safe_text(value).c_str());
+}
+
+void set_attribute(pugi::xml_node node, const char* name, uint64_t value) {
+  node.append_attribute(name).set_value(std::to_string(value).c_str());
+}
+
+std::string seconds_text(double seconds) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.3f", seconds);
+  return buffer;
+}
+
+void add_text_child(pugi::xml_node parent, const char* name, std::string_view text) {
+  parent.append_child(name).append_child(pugi::node_pcdata).set_value(xml_safe_text(text).c_str());
+}
+
+std::string first_line(std::string_view text) {
+  return std::string(text.substr(0, text.find('\n')));
+}
+
+// "FAILED: first line of the message", the one line CI systems show.
+std::string verdict_with_message(const CaseResult& c) {
+  std::string text(verdict_name(c.verdict));
+  if (!c.message.empty()) {
+    text += ": ";
+    text += first_line(c.message);
+  }
+  return text;
+}
+
+// What a CI log should show for the case: verdict, comparison and timing.
+std::string case_details(const CaseResult& c) {
+  std::ostringstream out;
+  out << "verdict: " << verdict_name(c.verdict) << "\n";
+  if (!c.message.empty()) out << "message: " << c.message << "\n";
+  out << "op: " << c.op << "  backend: " << c.backend << "  dtype: " << c.dtype
+      << "  shape: " << format_shape(c.shape) << "  fill: " << c.fill << "  seed: " << c.seed << "\n";
+  if (c.stats) {
+    const CompareStats& s = *c.stats;
+    out << "compare: " << s.mismatches << "/" << s.count << " mismatches, max_abs "
+        << format_number(s.max_abs) << ", max_rel " << format_number(s.max_rel) << ", max_ulp "
+        << format_number(s.max_ulp) << ", zero_fraction " << format_number(s.zero_fraction)
+        << ", tolerance " << s.tolerance << "\n";
+    for (const Mismatch& m : s.first_mismatches)
+      out << "  [" << m.index << "] got " << format_number(m.got, 9) << " expected "
+          << format_number(m.expected, 9) << " (" << format_number(m.ulp) << " ulp)\n";
+  }
+  if (c.perf) {
+    const PerfStats& p = *c.perf;
+    out << "perf: median " << format_duration_ns(p.compute_ns_median) << " ("
+        << (p.device_timer ? "device" : "host") << " timer), " << format_number(p.gelem_per_s, 4)
+        << " Gelem/s, " << format_number(p.gbytes_per_s, 4) << " GB/s";
+    if (p.sim_cycles) out << ", " << p.sim_cycles << " simulated cycles";
+    out << "\n";
+  }
+  if (!c.repro.empty()) out << "repro: " << c.repro << "\n";
+  return out.str();
+}
+
+}  // namespace
+
+std::string render_junit_xml(const RunResults& results) {
+  // Suites in order of first appearance, so the XML follows the run.
+  std::vector<std::pair<std::string, std::string>> suite_order;
+  std::map<std::pair<std::string, std::string>, std::vector<const CaseResult*>> suites;
+  for (const CaseResult& c : results.cases) {
+    auto key = std::make_pair(c.op, c.backend);
+    auto& members = suites[key];
+    if (members.empty()) suite_order.push_back(key);
+    members.push_back(&c);
+  }
+
+  pugi::xml_document doc;
+  pugi::xml_node declaration = doc.append_child(pugi::node_declaration);
+  declaration.append_attribute("version").set_value("1.0");
+  declaration.append_attribute("encoding").set_value("UTF-8");
+  pugi::xml_node root = doc.append_child("testsuites");
+
+  SuiteTotals all;
+  std::vector<std::pair<pugi::xml_node, SuiteTotals>> written;
+  for (const auto& key : suite_order) {
+    const std::string suite_name = key.first + "." + key.second;
+    pugi::xml_node suite = root.append_child("testsuite");
+    set_attribute(suite, "name", suite_name);
+    SuiteTotals totals;
+    for (const CaseResult* c : suites[key]) {
+      pugi::xml_node testcase = suite.append_child("testcase");
+      set_attribute(testcase, "name", c->id);
+      set_attribute(testcase, "classname", suite_name);
+      set_attribute(testcase, "time", seconds_text(c->wall_ms / 1000.0));
+      ++totals.tests;
+      totals.seconds += c->wall_ms / 1000.0;
+      if (verdict_is_failure(c->verdict)) {
+        ++totals.failures;
+        pugi::xml_node failure = testcase.append_child("failure");
+        set_attribute(failure, "type", verdict_name(c->verdict));
+        set_attribute(failure, "message", verdict_with_message(*c));
+        std::string body = c->message;
+        if (!c->repro.empty()) {
+          if (!body.empty()) body += '\n';
+          body += "repro: ";
+          body += c->repro;
+        }
+        failure.append_child(pugi::node_pcdata).set_value(xml_safe_text(body).c_str());
+      } else if (is_skip(c->verdict)) {
+        ++totals.skipped;
+        set_attribute(testcase.append_child("skipped"), "message", verdict_with_message(*c));
+      }
+      add_text_child(testcase, "system-out", case_details(*c));
+    }
+    all.tests += totals.tests;
+    all.failures += totals.failures;
+    all.skipped += totals.skipped;
+    all.seconds += totals.seconds;
+    written.emplace_back(suite, totals);
+  }
+
+  // Counts go before the children in the file only because attributes always
+  // do; they are filled in now that the totals are known.
+  auto set_totals = [](pugi::xml_node node, const SuiteTotals& t) {
+    set_attribute(node, "tests", t.tests);
+    set_attribute(node, "failures", t.failures);
+    set_attribute(node, "errors", uint64_t{0});
+    set_attribute(node, "skipped", t.skipped);
+    set_attribute(node, "time", seconds_text(t.seconds));
+  };
+  set_attribute(root, "name", "oprig");
+  set_totals(root, all);
+  for (auto& [suite, totals] : written) {
+    set_totals(suite, totals);
+    if (!results.environment.started_at.empty())
+      set_attribute(suite, "timestamp", results.environment.started_at);
+    if (!results.environment.hostname.empty())
+      set_attribute(suite, "hostname", results.environment.hostname);
+  }
+
+  std::ostringstream out;
+  doc.save(out, "  ", pugi::format_default, pugi::encoding_utf8);
+  return out.str();
+}
+
+void JUnitReporter::finish(const RunResults& results) {
+  write_file_atomically(path_, render_junit_xml(results));
+}
+
+}  // namespace oprig::reports

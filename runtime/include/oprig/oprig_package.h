@@ -1,0 +1,261 @@
+/*
+ * oprig_package.h — the op package C ABI, version 1.
+ *
+ * An op package is a set of shared libraries, as in a UDO package:
+ *   - one REGISTRATION library exporting OPRIG_PACKAGE_QUERY_SYMBOL, which says
+ *     which ops the package has, on which backends, and where each backend's
+ *     implementation lives;
+ *   - one IMPLEMENTATION library per backend exporting
+ *     OPRIG_IMPLEMENTATION_QUERY_SYMBOL (it may be the registration library
+ *     itself), which gives the kernel lifecycle: create, prepare, execute,
+ *     destroy, and an optional cost function.
+ *
+ * Rules that hold for every function in this header:
+ *   - Every function returning oprig_status sets its out-parameters to NULL/0
+ *     before doing anything else, so a failed call never leaves garbage.
+ *   - Strings handed to the package are owned by the host and valid only for
+ *     the duration of the call; the package copies what it keeps.
+ *   - Structures returned by the query functions are owned by the package and
+ *     must stay valid until the library is unloaded (static storage).
+ *   - Struct members are never reordered; new members go into reserved slots or
+ *     at the end, guarded by struct_size. abi_version is checked at load.
+ *   - Thread safety: the query functions, create and validate may be called from
+ *     any thread concurrently. prepare/execute/cost on ONE kernel instance are
+ *     called from one thread at a time; different instances of the same op run
+ *     concurrently, so kernels keep no hidden global mutable state.
+ *
+ * This header includes only <stdint.h> and <stddef.h> so that a vendor can
+ * build a package with nothing from oprig but this file.
+ */
+#ifndef OPRIG_PACKAGE_H_
+#define OPRIG_PACKAGE_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define OPRIG_ABI_VERSION 1u
+#define OPRIG_PACKAGE_QUERY_SYMBOL "oprig_package_query"
+#define OPRIG_IMPLEMENTATION_QUERY_SYMBOL "oprig_implementation_query"
+#define OPRIG_MAX_RANK 8
+
+#if defined(_WIN32)
+#define OPRIG_EXPORT __declspec(dllexport)
+#else
+#define OPRIG_EXPORT __attribute__((visibility("default")))
+#endif
+
+/* Status of every ABI call. UNSUPPORTED means "not this op/dtype/shape here":
+ * the host reports the case as UNIMPLEMENTED, never as a failure. */
+typedef enum oprig_status {
+  OPRIG_STATUS_OK = 0,
+  OPRIG_STATUS_INVALID_ARGUMENT = 1,
+  OPRIG_STATUS_UNSUPPORTED = 2,
+  OPRIG_STATUS_OUT_OF_MEMORY = 3,
+  OPRIG_STATUS_BACKEND_ERROR = 4,
+  OPRIG_STATUS_INTERNAL = 5
+} oprig_status;
+
+/* Element types. Quantisation is not a type: any integer tensor with
+ * scale != 0 is quantised (real = scale * (q - zero_point)). */
+typedef enum oprig_dtype {
+  OPRIG_DTYPE_INVALID = 0,
+  OPRIG_DTYPE_FLOAT_16 = 1,
+  OPRIG_DTYPE_FLOAT_32 = 2,
+  OPRIG_DTYPE_FLOAT_64 = 3,
+  OPRIG_DTYPE_INT_8 = 4,
+  OPRIG_DTYPE_INT_16 = 5,
+  OPRIG_DTYPE_INT_32 = 6,
+  OPRIG_DTYPE_INT_64 = 7,
+  OPRIG_DTYPE_UINT_8 = 8,
+  OPRIG_DTYPE_UINT_16 = 9,
+  OPRIG_DTYPE_UINT_32 = 10,
+  OPRIG_DTYPE_UINT_64 = 11,
+  OPRIG_DTYPE_BOOL_8 = 12,
+  OPRIG_DTYPE_STRING = 13
+} oprig_dtype;
+
+/* Backends. A package advertises a mask of (1u << kind). */
+typedef enum oprig_backend_kind {
+  OPRIG_BACKEND_CPU = 1,
+  OPRIG_BACKEND_OPENCL = 2,
+  OPRIG_BACKEND_VULKAN = 3,
+  OPRIG_BACKEND_DSP = 4
+} oprig_backend_kind;
+
+#define OPRIG_BACKEND_BIT(kind) (1u << (uint32_t)(kind))
+
+/* A tensor as the host hands it to a kernel. The meaning of `data` depends on
+ * the backend: cpu and dsp — a host pointer to the first element (offset is 0);
+ * opencl — a cl_mem holding exactly this tensor (offset is 0);
+ * vulkan — a VkBuffer, with the tensor at byte `offset` (a multiple of
+ * minStorageBufferOffsetAlignment) and `bytes` long.
+ * For prepare(), `data` is NULL: only type, shape and quantisation are known. */
+typedef struct oprig_tensor {
+  uint32_t dtype; /* oprig_dtype */
+  uint32_t rank;
+  int64_t dims[OPRIG_MAX_RANK];
+  float scale; /* 0 when not quantised */
+  int32_t zero_point;
+  void* data;
+  uint64_t offset;
+  uint64_t bytes;
+} oprig_tensor;
+
+/* A parameter, addressed by its spec name, never by position. Scalars have
+ * count 1; tensor parameters carry `count` elements of `dtype`. */
+typedef struct oprig_param {
+  const char* name;
+  uint32_t dtype; /* oprig_dtype */
+  uint32_t count;
+  const void* data;
+} oprig_param;
+
+/* What a backend hands to every kernel it creates. Valid from create until
+ * destroy. Handles not belonging to the kernel's backend are NULL. */
+typedef struct oprig_backend_context {
+  uint32_t struct_size;
+  uint32_t kind; /* oprig_backend_kind */
+
+  /* cpu: the host's thread pool. parallel_for splits [0, n) into chunks of at
+   * least `grain` and calls fn(arg, begin, end) on pool threads, returning when
+   * all chunks are done. Safe to call from any thread. */
+  void* cpu_pool;
+  void (*cpu_parallel_for)(void* pool, size_t n, size_t grain,
+                           void (*fn)(void* arg, size_t begin, size_t end),
+                           void* arg);
+  uint32_t cpu_threads;
+
+  /* opencl: the host's context, device and in-order queue (profiling on). */
+  void* cl_context;   /* cl_context */
+  void* cl_device;    /* cl_device_id */
+  void* cl_queue;     /* cl_command_queue */
+
+  /* vulkan: the host's instance, physical device, device and compute queue
+   * family. Kernels record into the command buffer given at execute. */
+  void* vk_instance;        /* VkInstance */
+  void* vk_physical_device; /* VkPhysicalDevice */
+  void* vk_device;          /* VkDevice */
+  uint32_t vk_queue_family;
+
+  /* dsp: simulated core clock, for kernels that want to report time. */
+  uint64_t dsp_clock_hz;
+
+  void* reserved[8];
+} oprig_backend_context;
+
+/* Per-call execution data. The host fills the inputs, the kernel the outputs. */
+typedef struct oprig_execute_info {
+  uint32_t struct_size;
+  /* in, vulkan: a command buffer in the recording state; the kernel records its
+   * dispatches and barriers; the host brackets them with timestamp queries,
+   * submits and waits. The kernel must not submit. */
+  void* vk_command_buffer; /* VkCommandBuffer */
+  /* out, opencl: the kernel enqueues on cl_queue without waiting and sets these
+   * to the first and last events it enqueued (retained; the host releases them).
+   * The host waits and takes device time from their profiling info. */
+  void* cl_first_event; /* cl_event */
+  void* cl_last_event;  /* cl_event */
+  /* out, dsp: simulated cycles of this execution from the simulator's cost
+   * model. */
+  uint64_t dsp_cycles;
+  uint64_t reserved[8];
+} oprig_execute_info;
+
+/* Work of one execution, for roofline counters (MNN's onComputeFlops). */
+typedef struct oprig_cost {
+  uint64_t flops;
+  uint64_t bytes_read;
+  uint64_t bytes_written;
+} oprig_cost;
+
+typedef struct oprig_kernel oprig_kernel; /* opaque, owned by the package */
+
+/* The implementation part of one backend. */
+typedef struct oprig_implementation_v1 {
+  uint32_t abi_version; /* OPRIG_ABI_VERSION */
+  uint32_t struct_size;
+  uint32_t backend_kind; /* oprig_backend_kind */
+
+  /* Creates one kernel instance for op `op_name` (once per graph node).
+   * Unknown op or unsupported params: OPRIG_STATUS_UNSUPPORTED. */
+  oprig_status (*create)(const oprig_backend_context* ctx, const char* op_name,
+                         const oprig_param* params, size_t num_params,
+                         oprig_kernel** out_kernel);
+  /* Called whenever input shapes change. Infers output shapes: the host sets
+   * each output's dtype and quantisation, the kernel writes rank and dims.
+   * Allocates workspace. data pointers are NULL. */
+  oprig_status (*prepare)(oprig_kernel* kernel, const oprig_tensor* inputs,
+                          size_t num_inputs, oprig_tensor* outputs,
+                          size_t num_outputs);
+  /* Runs one inference with the shapes of the last prepare. */
+  oprig_status (*execute)(oprig_kernel* kernel, const oprig_tensor* inputs,
+                          size_t num_inputs, const oprig_tensor* outputs,
+                          size_t num_outputs, oprig_execute_info* info);
+  /* Frees the instance. NULL is a no-op. */
+  void (*destroy)(oprig_kernel* kernel);
+  /* Optional (may be NULL): the work of one execute with the prepared shapes. */
+  oprig_status (*cost)(const oprig_kernel* kernel, oprig_cost* out_cost);
+
+  void* reserved[8];
+} oprig_implementation_v1;
+
+/* One op of a package, as registration declares it. */
+typedef struct oprig_op_registration_v1 {
+  const char* name;       /* the OpDef Name of the spec */
+  uint32_t backend_mask;  /* OPRIG_BACKEND_BIT(kind) for each backend */
+  uint32_t num_inputs;
+  uint32_t num_outputs;
+  const char* const* param_names; /* NULL-terminated; NULL if none */
+  void* reserved[4];
+} oprig_op_registration_v1;
+
+/* Where each backend's implementation lives. library NULL: the registration
+ * library itself; otherwise a file name resolved next to it. */
+typedef struct oprig_implementation_location_v1 {
+  uint32_t backend_kind;
+  const char* library;
+} oprig_implementation_location_v1;
+
+/* The registration part. */
+typedef struct oprig_package_v1 {
+  uint32_t abi_version; /* OPRIG_ABI_VERSION */
+  uint32_t struct_size;
+  const char* name;        /* reverse-domain package name, e.g. "org.oprig.opsuite" */
+  const char* version;
+  const char* description;
+  uint64_t feature_bits;   /* none defined in v1 */
+
+  size_t num_ops;
+  const oprig_op_registration_v1* ops;
+  size_t num_implementations;
+  const oprig_implementation_location_v1* implementations;
+
+  /* Optional (may be NULL): validation hook run at model creation, before any
+   * kernel exists. Returns OPRIG_STATUS_INVALID_ARGUMENT with a NUL-terminated
+   * reason in `message` (at most message_size bytes) to reject the node. */
+  oprig_status (*validate)(const char* op_name, const oprig_param* params,
+                           size_t num_params, const oprig_tensor* inputs,
+                           size_t num_inputs, const oprig_tensor* outputs,
+                           size_t num_outputs, char* message,
+                           size_t message_size);
+  void* reserved[8];
+} oprig_package_v1;
+
+/* Exported by the registration library. Returns the registration for the
+ * highest ABI version <= max_version the package supports, or NULL. */
+typedef const oprig_package_v1* (*oprig_package_query_fn)(uint32_t max_version);
+
+/* Exported by each implementation library. Returns the implementation for
+ * `backend_kind`, or NULL if this library has none. */
+typedef const oprig_implementation_v1* (*oprig_implementation_query_fn)(
+    uint32_t backend_kind, uint32_t max_version);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* OPRIG_PACKAGE_H_ */

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages oprig builds and tests with. Idempotent: packages
+# already present are not fetched again, and apt-get update runs only when needed.
+set -euo pipefail
+
+packages=(
+  build-essential cmake git pkg-config ninja-build
+  libgtest-dev libgmock-dev libbenchmark-dev
+  nlohmann-json3-dev libpugixml-dev libcli11-dev libeigen3-dev
+  opencl-headers ocl-icd-opencl-dev ocl-icd-libopencl1 pocl-opencl-icd clinfo
+  libvulkan-dev mesa-vulkan-drivers glslc spirv-tools
+  libgemmlowp-dev libxml2-utils python3 python3-numpy chromium
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#packages[@]} system packages present"
+  exit 0
+fi
+
+echo "setup: installing ${missing[*]}"
+sudo_cmd=()
+[ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -q
+"${sudo_cmd[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"

@@ -1,0 +1,129 @@
+// report.html: self-contained, escaped, and carrying the sections a reader
+// looks for. Checked on the text; the browser check renders it for real.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+
+#include "reports/html/html_reporter.hpp"
+#include "sample_results.hpp"
+
+namespace oprig::reports {
+namespace {
+
+using testing::make_sample_results;
+
+size_t count_of(const std::string& haystack, const std::string& needle) {
+  size_t n = 0;
+  for (size_t at = haystack.find(needle); at != std::string::npos; at = haystack.find(needle, at + 1)) ++n;
+  return n;
+}
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+class Html : public ::testing::Test {
+ protected:
+  const std::string page = render_html(make_sample_results());
+};
+
+TEST_F(Html, DataNeverBecomesMarkup) {
+  // The page has no script of its own, so any "<script" would come from data.
+  EXPECT_EQ(lower(page).find("<script"), std::string::npos);
+  EXPECT_NE(page.find("&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;double&quot; &#39;single&#39;"),
+            std::string::npos);
+  EXPECT_EQ(page.find("\"double\""), std::string::npos);
+  EXPECT_EQ(page.find("'single'"), std::string::npos);
+}
+
+TEST_F(Html, HostileBackendAndOpNamesAreEscapedToo) {
+  RunResults r = make_sample_results();
+  r.cases[0].backend = "<img src=x onerror=alert(1)>";
+  r.cases[0].op = "</table><script>";
+  r.environment.cpu_model = "<b>cpu</b>";
+  const std::string hostile = render_html(r);
+  EXPECT_EQ(hostile.find("<img"), std::string::npos);
+  EXPECT_EQ(lower(hostile).find("<script"), std::string::npos);
+  EXPECT_EQ(hostile.find("<b>cpu"), std::string::npos);
+  EXPECT_NE(hostile.find("&lt;img src=x onerror=alert(1)&gt;"), std::string::npos);
+}
+
+TEST_F(Html, NeedsNoNetwork) {
+  const std::string text = lower(page);
+  EXPECT_EQ(text.find("http://"), std::string::npos);
+  EXPECT_EQ(text.find("https://"), std::string::npos);
+  EXPECT_EQ(text.find("<link"), std::string::npos);
+  EXPECT_EQ(text.find("@import"), std::string::npos);
+  EXPECT_EQ(text.find("url("), std::string::npos);
+  EXPECT_EQ(text.find(" src="), std::string::npos);
+  // And the page forbids loading anything even if something slipped through.
+  EXPECT_NE(page.find("Content-Security-Policy\" content=\"default-src 'none'"), std::string::npos);
+}
+
+TEST_F(Html, IsOneDocumentWithInlineStyle) {
+  EXPECT_EQ(page.rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_EQ(count_of(page, "<style>"), 1u);
+  EXPECT_EQ(count_of(page, "</html>"), 1u);
+  EXPECT_NE(page.find(".v-failed {"), std::string::npos);
+}
+
+TEST_F(Html, EnvironmentHeader) {
+  for (const char* text : {"0.1.0", "abc1234", "Test CPU", "testhost", "no OpenCL platform", "AuthenticAMD"})
+    EXPECT_NE(page.find(text), std::string::npos) << text;
+}
+
+TEST_F(Html, SummaryMatrixRowsAndWorstVerdictColour) {
+  EXPECT_EQ(count_of(page, "id=\"summary-matrix\""), 1u);
+  // Rows are op x dtype: atan f32 and atan f16.
+  EXPECT_EQ(count_of(page, "class=\"matrix-row\""), 2u);
+  // atan f32 on cpu: PASSED, PASSED, FAILED -> coloured FAILED.
+  EXPECT_NE(page.find("<td class=\"cell v-failed\" title=\"atan f32 on cpu: worst verdict FAILED\">"
+                      "<span class=\"count\">1 FAILED</span><span class=\"count\">2 PASSED</span>"),
+            std::string::npos);
+  // atan f32 on opencl: SKIPPED, CRASH -> CRASH.
+  EXPECT_NE(page.find("title=\"atan f32 on opencl: worst verdict CRASH\""), std::string::npos);
+  // atan f16 has no cpu case.
+  EXPECT_NE(page.find("<td class=\"empty\">&mdash;</td>"), std::string::npos);
+}
+
+TEST_F(Html, LegendHasEveryVerdictMeaning) {
+  for (Verdict v : kAllVerdicts) {
+    // The meanings use no markup characters except the apostrophe in "plan's".
+    std::string meaning(verdict_meaning(v));
+    if (auto at = meaning.find('\''); at != std::string::npos) meaning.replace(at, 1, "&#39;");
+    EXPECT_NE(page.find(meaning), std::string::npos) << verdict_name(v);
+  }
+}
+
+TEST_F(Html, FailuresShowMessageMismatchesAndRepro) {
+  EXPECT_NE(page.find("<code>oprig run --case atan__f32__1x3x5x7__edge__p0__cpu # &lt;script&gt;"), std::string::npos);
+  EXPECT_NE(page.find("2 of 105 elements outside tolerance"), std::string::npos);
+  // First mismatch: index 7 at (0, 0, 1, 0), got 0, expected 1e-40, 16 ulp.
+  EXPECT_NE(page.find("<td class=\"num\">7</td><td class=\"mono\">(0, 0, 1, 0)</td><td class=\"num\">0</td>"
+                      "<td class=\"num\">1e-40</td><td class=\"num\">16</td>"),
+            std::string::npos);
+  EXPECT_NE(page.find("worker killed by signal 11 (SIGSEGV)"), std::string::npos);
+  EXPECT_NE(page.find("id=\"not-tested\""), std::string::npos);
+}
+
+TEST_F(Html, PerfTableAndChart) {
+  EXPECT_NE(page.find("id=\"perf-table\""), std::string::npos);
+  // 1 Mi elements in 1 ms: 1.05 Gelem/s, 8.39 GB/s, host timer.
+  EXPECT_NE(page.find("<td class=\"num\">1.00 ms</td><td class=\"num\">950 us</td><td class=\"num\">1.05</td>"
+                      "<td class=\"num\">8.39</td><td>host</td>"),
+            std::string::npos);
+  EXPECT_EQ(count_of(page, "<svg class=\"chart\""), 1u);
+  EXPECT_EQ(count_of(page, "<rect class=\"bar-cpu\""), 1u);
+  EXPECT_NE(page.find("1.05 Gelem/s"), std::string::npos);
+}
+
+TEST(HtmlEmpty, EmptyRunRendersAndSaysSo) {
+  const std::string page = render_html(RunResults{});
+  EXPECT_NE(page.find("No cases in this run"), std::string::npos);
+  EXPECT_NE(page.find("No performance measurements"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace oprig::reports
