@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# README command 2 (and .ci/run): installs what is missing, builds, and runs
+# every test with ctest; then builds again with AddressSanitizer and
+# UndefinedBehaviorSanitizer and runs the unit tests under them.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+jobs=$(nproc)
+bash "$root/scripts/setup/install-deps.sh"
+
+echo "== release build and all tests"
+bash "$root/scripts/build.sh" "$root/build"
+(cd "$root/build" && ctest --output-on-failure -j"$jobs")
+
+echo "== ASan+UBSan build and unit tests"
+# Device drivers (PoCL's LLVM, lavapipe) are not built with the sanitizers and
+# report their own leaks and races, so the sanitizer build covers oprig's own
+# code: cpu and dsp backends, specs, packages, harness, comparator, reports.
+bash "$root/scripts/build.sh" "$root/build-asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOPRIG_SANITIZE=ON \
+  -DOPRIG_BACKEND_OPENCL=OFF -DOPRIG_BACKEND_VULKAN=OFF -DOPRIG_BUILD_BENCHMARKS=ON
+export ASAN_OPTIONS=abort_on_error=0:detect_leaks=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+(cd "$root/build-asan" && ctest --output-on-failure -j"$jobs" -L unit)
