@@ -8,7 +8,11 @@ namespace oprig {
 
 class CpuBackend final : public Backend {
  public:
+  // Threads from OPRIG_CPU_THREADS, else one per host cpu.
   CpuBackend();
+  // An explicit pool size (the calling thread counts as one), for benchmarks
+  // and tests that compare thread counts in one process.
+  explicit CpuBackend(unsigned threads);
   oprig_backend_kind kind() const override { return OPRIG_BACKEND_CPU; }
   const DeviceInfo& info() const override { return info_; }
   const oprig_backend_context& context() const override { return context_; }

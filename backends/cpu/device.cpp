@@ -22,7 +22,9 @@ unsigned configured_threads() {
 
 }  // namespace
 
-CpuBackend::CpuBackend() : pool_(configured_threads()) {
+CpuBackend::CpuBackend() : CpuBackend(configured_threads()) {}
+
+CpuBackend::CpuBackend(unsigned threads) : pool_(threads) {
   info_.backend = "cpu";
   info_.available = true;
   info_.device_name = host_cpu_model() + " (" + std::to_string(pool_.threads()) + " threads)";

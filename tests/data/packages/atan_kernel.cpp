@@ -1,0 +1,137 @@
+// The implementation part of the test packages: a plain, correct cpu Atan
+// (y = atan(x + offset), computed in fp64 and rounded once to the tensor's
+// type) that misbehaves on purpose when the tensor has exactly
+// kFaultyElementCount elements. Which misbehaviour is chosen at build time with
+// OPRIG_TEST_FAULT, one package library per fault, so that the harness's
+// safety net can be proven against a real shared library loaded through the
+// same ABI a vendor's package uses.
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include "core/half.hpp"
+#include "oprig/oprig_package.h"
+#include "test_package_config.hpp"
+
+namespace {
+
+using oprig_test::Fault;
+
+constexpr Fault kFault = OPRIG_TEST_FAULT;
+
+struct AtanKernel {
+  double offset = 0;
+  oprig_dtype dtype = OPRIG_DTYPE_FLOAT_32;
+  size_t count = 0;
+};
+
+double read_offset(const oprig_param* params, size_t num_params) {
+  for (size_t i = 0; i < num_params; ++i) {
+    const oprig_param& p = params[i];
+    if (p.name == nullptr || std::strcmp(p.name, "offset") != 0 || p.count != 1 || p.data == nullptr)
+      continue;
+    if (p.dtype == OPRIG_DTYPE_FLOAT_32) {
+      float v;
+      std::memcpy(&v, p.data, sizeof v);
+      return v;
+    }
+    if (p.dtype == OPRIG_DTYPE_FLOAT_64) {
+      double v;
+      std::memcpy(&v, p.data, sizeof v);
+      return v;
+    }
+  }
+  return 0.0;
+}
+
+void write_atan(const void* in, void* out, size_t i, oprig_dtype dtype, double offset) {
+  if (dtype == OPRIG_DTYPE_FLOAT_32) {
+    const double x = static_cast<const float*>(in)[i];
+    static_cast<float*>(out)[i] = static_cast<float>(std::atan(x + offset));
+  } else {
+    const double x = oprig::half_to_float(static_cast<const uint16_t*>(in)[i]);
+    static_cast<uint16_t*>(out)[i] =
+        oprig::float_to_half(static_cast<float>(std::atan(x + offset)));
+  }
+}
+
+// The faults that end the process. Sanitizers are kept out of this function:
+// the point is a real SIGSEGV, not a sanitizer report about one.
+__attribute__((no_sanitize("address", "undefined"), noinline)) void die_as_configured() {
+  if constexpr (kFault == Fault::kSegfault) {
+    // volatile: the compiler cannot prove the pointer null, so it emits a
+    // real store (no trap instruction, no SIGILL).
+    float* volatile target = nullptr;
+    *target = 1.0f;
+  } else if constexpr (kFault == Fault::kAbort) {
+    std::abort();
+  } else if constexpr (kFault == Fault::kSpin) {
+    volatile bool forever = true;
+    while (forever) {
+    }
+  }
+}
+
+oprig_status create(const oprig_backend_context* ctx, const char* op_name, const oprig_param* params,
+                    size_t num_params, oprig_kernel** out_kernel) {
+  if (out_kernel == nullptr) return OPRIG_STATUS_INVALID_ARGUMENT;
+  *out_kernel = nullptr;
+  if (ctx == nullptr || op_name == nullptr || ctx->kind != OPRIG_BACKEND_CPU)
+    return OPRIG_STATUS_INVALID_ARGUMENT;
+  if (std::strcmp(op_name, "Atan") != 0) return OPRIG_STATUS_UNSUPPORTED;
+  auto* kernel = new (std::nothrow) AtanKernel();
+  if (kernel == nullptr) return OPRIG_STATUS_OUT_OF_MEMORY;
+  kernel->offset = read_offset(params, num_params);
+  *out_kernel = reinterpret_cast<oprig_kernel*>(kernel);
+  return OPRIG_STATUS_OK;
+}
+
+oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t num_inputs,
+                     oprig_tensor* outputs, size_t num_outputs) {
+  if (handle == nullptr || num_inputs < 1 || num_outputs != 1) return OPRIG_STATUS_INVALID_ARGUMENT;
+  const oprig_tensor& in = inputs[0];
+  if (in.dtype != OPRIG_DTYPE_FLOAT_32 && in.dtype != OPRIG_DTYPE_FLOAT_16) return OPRIG_STATUS_UNSUPPORTED;
+  if (outputs[0].dtype != in.dtype || in.rank > OPRIG_MAX_RANK) return OPRIG_STATUS_INVALID_ARGUMENT;
+  outputs[0].rank = in.rank;
+  size_t count = 1;
+  for (uint32_t d = 0; d < in.rank; ++d) {
+    outputs[0].dims[d] = in.dims[d];
+    count *= static_cast<size_t>(in.dims[d]);
+  }
+  auto* kernel = reinterpret_cast<AtanKernel*>(handle);
+  kernel->dtype = static_cast<oprig_dtype>(in.dtype);
+  kernel->count = count;
+  return OPRIG_STATUS_OK;
+}
+
+oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t num_inputs,
+                     const oprig_tensor* outputs, size_t num_outputs, oprig_execute_info*) {
+  if (handle == nullptr || num_inputs < 1 || num_outputs != 1) return OPRIG_STATUS_INVALID_ARGUMENT;
+  const auto* kernel = reinterpret_cast<const AtanKernel*>(handle);
+  const size_t n = kernel->count;
+  const bool faulty = n == oprig_test::kFaultyElementCount;
+  if (faulty) die_as_configured();
+  // A lazy kernel skips the last element; every other one writes them all.
+  const size_t written = faulty && kFault == Fault::kLazy ? n - 1 : n;
+  for (size_t i = 0; i < written; ++i)
+    write_atan(inputs[0].data, outputs[0].data, i, kernel->dtype, kernel->offset);
+  // One element past the end: lands in the host buffer's red zone.
+  if (faulty && kFault == Fault::kOutOfBounds)
+    write_atan(inputs[0].data, outputs[0].data, n, kernel->dtype, kernel->offset);
+  return OPRIG_STATUS_OK;
+}
+
+void destroy(oprig_kernel* handle) { delete reinterpret_cast<AtanKernel*>(handle); }
+
+const oprig_implementation_v1 kImplementation = {
+    OPRIG_ABI_VERSION, sizeof(oprig_implementation_v1), OPRIG_BACKEND_CPU,
+    create, prepare, execute, destroy, nullptr, {}};
+
+}  // namespace
+
+extern "C" OPRIG_EXPORT const oprig_implementation_v1* oprig_implementation_query(uint32_t backend_kind,
+                                                                                  uint32_t max_version) {
+  if (max_version < OPRIG_ABI_VERSION || backend_kind != OPRIG_BACKEND_CPU) return nullptr;
+  return &kImplementation;
+}
