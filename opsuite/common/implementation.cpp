@@ -98,7 +98,7 @@ oprig_status cost(const oprig_kernel* kernel, oprig_cost* out_cost) {
 
 const oprig_implementation_v1 kImplementation = {
     OPRIG_ABI_VERSION, sizeof(oprig_implementation_v1), kBackendKind,
-    create, prepare, execute, destroy, cost, {}};
+    create, prepare, execute, destroy, cost, nullptr, {}};
 
 }  // namespace
 }  // namespace oprig::opsuite

@@ -200,7 +200,19 @@ typedef struct oprig_implementation_v1 {
   /* Optional (may be NULL): the work of one execute with the prepared shapes. */
   oprig_status (*cost)(const oprig_kernel* kernel, oprig_cost* out_cost);
 
-  void* reserved[8];
+  /* Optional (may be NULL): data-dependent output shapes. A kernel whose output
+   * shape depends on input VALUES (not only shapes) writes -1 for each such
+   * dimension in prepare(). The host then calls resolve_shapes() before every
+   * execute, with `inputs[i].data` pointing to a HOST copy of each input (valid
+   * for the call only, whatever the backend), and the kernel writes the final
+   * dims of every output. The host allocates outputs accordingly and calls
+   * execute() with the same values. (Occupies what was reserved[0] in the first
+   * draft of v1; the struct size is unchanged.) */
+  oprig_status (*resolve_shapes)(oprig_kernel* kernel, const oprig_tensor* inputs,
+                                 size_t num_inputs, oprig_tensor* outputs,
+                                 size_t num_outputs);
+
+  void* reserved[7];
 } oprig_implementation_v1;
 
 /* One op of a package, as registration declares it. */

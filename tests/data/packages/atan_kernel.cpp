@@ -45,14 +45,14 @@ double read_offset(const oprig_param* params, size_t num_params) {
   return 0.0;
 }
 
-void write_atan(const void* in, void* out, size_t i, oprig_dtype dtype, double offset) {
+// out[to] = atan(in[from] + offset), rounded once from fp64 to the tensor's type.
+void write_atan(const void* in, size_t from, void* out, size_t to, oprig_dtype dtype, double offset) {
   if (dtype == OPRIG_DTYPE_FLOAT_32) {
-    const double x = static_cast<const float*>(in)[i];
-    static_cast<float*>(out)[i] = static_cast<float>(std::atan(x + offset));
+    const double x = static_cast<const float*>(in)[from];
+    static_cast<float*>(out)[to] = static_cast<float>(std::atan(x + offset));
   } else {
-    const double x = oprig::half_to_float(static_cast<const uint16_t*>(in)[i]);
-    static_cast<uint16_t*>(out)[i] =
-        oprig::float_to_half(static_cast<float>(std::atan(x + offset)));
+    const double x = oprig::half_to_float(static_cast<const uint16_t*>(in)[from]);
+    static_cast<uint16_t*>(out)[to] = oprig::float_to_half(static_cast<float>(std::atan(x + offset)));
   }
 }
 
@@ -115,10 +115,11 @@ oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   // A lazy kernel skips the last element; every other one writes them all.
   const size_t written = faulty && kFault == Fault::kLazy ? n - 1 : n;
   for (size_t i = 0; i < written; ++i)
-    write_atan(inputs[0].data, outputs[0].data, i, kernel->dtype, kernel->offset);
-  // One element past the end: lands in the host buffer's red zone.
+    write_atan(inputs[0].data, i, outputs[0].data, i, kernel->dtype, kernel->offset);
+  // One element past the end (a copy of element 0's result, so nothing is
+  // read out of bounds): lands in the host buffer's red zone.
   if (faulty && kFault == Fault::kOutOfBounds)
-    write_atan(inputs[0].data, outputs[0].data, n, kernel->dtype, kernel->offset);
+    write_atan(inputs[0].data, 0, outputs[0].data, n, kernel->dtype, kernel->offset);
   return OPRIG_STATUS_OK;
 }
 

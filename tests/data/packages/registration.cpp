@@ -1,0 +1,46 @@
+// The registration part of a test package: one op, Atan, on cpu only, with
+// the knobs of test_package_config.hpp deciding how it is (deliberately)
+// wrong.
+#include "oprig/oprig_package.h"
+#include "test_package_config.hpp"
+
+namespace {
+
+constexpr const char* const kParamNames[] = {OPRIG_TEST_PARAM_NAME, nullptr};
+
+const oprig_op_registration_v1 kOps[] = {
+    {"Atan", OPRIG_BACKEND_BIT(OPRIG_BACKEND_CPU), OPRIG_TEST_NUM_INPUTS, 1, kParamNames, {}}};
+
+const oprig_implementation_location_v1 kImplementations[] = {
+    {OPRIG_BACKEND_CPU, OPRIG_TEST_IMPLEMENTATION_LIBRARY}};
+
+// maybe_unused: the package without an entry point never refers to it.
+[[maybe_unused]] const oprig_package_v1 kPackage = {
+    OPRIG_TEST_ABI_VERSION,
+    sizeof(oprig_package_v1),
+    OPRIG_TEST_PACKAGE_NAME,
+    "0.0.1",
+    "A test package of oprig's own test suite",
+    0,
+    sizeof(kOps) / sizeof(kOps[0]),
+    kOps,
+    sizeof(kImplementations) / sizeof(kImplementations[0]),
+    kImplementations,
+    nullptr,
+    {}};
+
+}  // namespace
+
+#if !defined(OPRIG_TEST_OMIT_PACKAGE_QUERY)
+extern "C" OPRIG_EXPORT const oprig_package_v1* oprig_package_query(uint32_t max_version) {
+#if defined(OPRIG_TEST_QUERY_RETURNS_NULL)
+  (void)max_version;
+  return nullptr;
+#else
+  // Answers whatever the host asks: the wrong-ABI package must reach the
+  // loader's abi_version check instead of being refused here.
+  (void)max_version;
+  return &kPackage;
+#endif
+}
+#endif

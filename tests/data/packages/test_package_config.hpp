@@ -1,0 +1,48 @@
+// Build-time knobs of the test packages. Each package library is the same two
+// sources (registration.cpp, atan_kernel.cpp) compiled with a different set of
+// these definitions (see CMakeLists.txt); the defaults make a correct package.
+#pragma once
+
+#include <cstddef>
+
+#include "oprig/oprig_package.h"
+
+namespace oprig_test {
+
+// What the kernel does when a tensor has kFaultyElementCount elements.
+enum class Fault {
+  kNone,
+  kSegfault,     // writes through a null pointer (SIGSEGV)
+  kAbort,        // calls abort() (SIGABRT)
+  kSpin,         // never returns
+  kOutOfBounds,  // writes one element past the end of the output
+  kLazy,         // leaves the last output element unwritten
+};
+
+inline constexpr size_t kFaultyElementCount = 7;
+
+}  // namespace oprig_test
+
+#ifndef OPRIG_TEST_FAULT
+#define OPRIG_TEST_FAULT oprig_test::Fault::kNone
+#endif
+#ifndef OPRIG_TEST_PACKAGE_NAME
+#define OPRIG_TEST_PACKAGE_NAME "org.oprig.test.good"
+#endif
+// The abi_version the registration claims (not what the query accepts).
+#ifndef OPRIG_TEST_ABI_VERSION
+#define OPRIG_TEST_ABI_VERSION OPRIG_ABI_VERSION
+#endif
+#ifndef OPRIG_TEST_NUM_INPUTS
+#define OPRIG_TEST_NUM_INPUTS 1
+#endif
+#ifndef OPRIG_TEST_PARAM_NAME
+#define OPRIG_TEST_PARAM_NAME "offset"
+#endif
+// File name of the cpu implementation library, resolved next to the
+// registration library; nullptr: the registration library itself.
+#ifndef OPRIG_TEST_IMPLEMENTATION_LIBRARY
+#define OPRIG_TEST_IMPLEMENTATION_LIBRARY nullptr
+#endif
+// Also available: OPRIG_TEST_OMIT_PACKAGE_QUERY (no registration entry point)
+// and OPRIG_TEST_QUERY_RETURNS_NULL (the entry point answers NULL).
