@@ -38,15 +38,7 @@ bool setup(Fixture& f, const Case& c, const LoadedOp& op, Backend& backend, cons
     return false;
   }
   const std::vector<TensorData> inputs = make_inputs(c, op.plan, op.context.num_inputs);
-  for (const TensorData& t : inputs) {
-    oprig_tensor d{};
-    d.dtype = t.dtype;
-    d.rank = static_cast<uint32_t>(t.shape.size());
-    std::copy(t.shape.begin(), t.shape.end(), d.dims);
-    d.scale = static_cast<float>(t.quant.scale);
-    d.zero_point = t.quant.zero_point;
-    f.in.push_back(d);
-  }
+  for (const TensorData& t : inputs) f.in.push_back(describe_tensor(t));
   oprig_tensor o{};
   o.dtype = c.dtype;
   if (c.quantized) {

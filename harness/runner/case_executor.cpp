@@ -17,7 +17,9 @@ double ms_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-reports::CaseResult skeleton(const Case& c, const OpContext& op) {
+}  // namespace
+
+reports::CaseResult case_record(const Case& c, const OpContext* op) {
   reports::CaseResult r;
   r.id = c.id;
   r.golden_id = c.golden_id;
@@ -30,19 +32,11 @@ reports::CaseResult skeleton(const Case& c, const OpContext& op) {
   r.params = nlohmann::json::object();
   for (const auto& [name, value] : c.params) r.params[name] = value;
   r.seed = c.seed;
-  r.repro = repro_command(c, op);
+  if (op != nullptr) r.repro = repro_command(c, *op);
   return r;
 }
 
-reports::CaseResult finish(reports::CaseResult r, Verdict v, std::string message,
-                           Clock::time_point start) {
-  r.verdict = v;
-  r.message = std::move(message);
-  r.wall_ms = ms_since(start);
-  return r;
-}
-
-oprig_tensor describe(const TensorData& t) {
+oprig_tensor describe_tensor(const TensorData& t) {
   oprig_tensor d{};
   d.dtype = t.dtype;
   d.rank = static_cast<uint32_t>(t.shape.size());
@@ -50,6 +44,16 @@ oprig_tensor describe(const TensorData& t) {
   d.scale = static_cast<float>(t.quant.scale);
   d.zero_point = t.quant.zero_point;
   return d;
+}
+
+namespace {
+
+reports::CaseResult finish(reports::CaseResult r, Verdict v, std::string message,
+                           Clock::time_point start) {
+  r.verdict = v;
+  r.message = std::move(message);
+  r.wall_ms = ms_since(start);
+  return r;
 }
 
 // Two poison patterns per element width; for floats both are NaNs with
@@ -94,7 +98,7 @@ Expected reference_output(const Case& c, const OpContext& op, const std::vector<
 
 reports::CaseResult execute_case(const Case& c, const OpContext& op, const BackendContext& be) {
   const Clock::time_point start = Clock::now();
-  reports::CaseResult r = skeleton(c, op);
+  reports::CaseResult r = case_record(c, &op);
   if (be.backend == nullptr) return finish(r, Verdict::kSkipped, be.unavailable_reason, start);
   const DeviceInfo& info = be.backend->info();
   if (std::find(info.dtypes.begin(), info.dtypes.end(), c.dtype) == info.dtypes.end())
@@ -142,7 +146,7 @@ reports::CaseResult execute_case(const Case& c, const OpContext& op, const Backe
   } guard{impl, kernel};
 
   std::vector<oprig_tensor> in_desc, out_desc;
-  for (const TensorData& t : inputs) in_desc.push_back(describe(t));
+  for (const TensorData& t : inputs) in_desc.push_back(describe_tensor(t));
   for (size_t k = 0; k < op.num_outputs; ++k) {
     oprig_tensor d{};
     d.dtype = c.dtype;

@@ -52,4 +52,11 @@ Expected reference_output(const Case& c, const OpContext& op,
 
 std::string repro_command(const Case& c, const OpContext& op);
 
+// The result record of a case before it runs: ids, params, seed, repro line
+// (when `op` is given). Verdict and message are the caller's.
+reports::CaseResult case_record(const Case& c, const OpContext* op);
+
+// The ABI description of a host tensor (data pointer left NULL).
+oprig_tensor describe_tensor(const struct TensorData& t);
+
 }  // namespace oprig::harness

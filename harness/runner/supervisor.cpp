@@ -88,20 +88,9 @@ void spawn(Worker& w, const Selection& selection, const SupervisorOptions& optio
 }
 
 reports::CaseResult lost_case(const Case& c, const OpContext* op, Verdict v, std::string message) {
-  reports::CaseResult r;
-  r.id = c.id;
-  r.golden_id = c.golden_id;
-  r.package = c.package;
-  r.op = c.op;
-  r.backend = c.backend;
-  r.dtype = std::string(dtype_name(c.dtype));
-  r.shape = c.shape;
-  r.fill = c.fill;
-  for (const auto& [name, value] : c.params) r.params[name] = value;
-  r.seed = c.seed;
+  reports::CaseResult r = case_record(c, op);
   r.verdict = v;
   r.message = std::move(message);
-  if (op != nullptr) r.repro = repro_command(c, *op);
   return r;
 }
 

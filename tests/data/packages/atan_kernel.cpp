@@ -127,7 +127,7 @@ void destroy(oprig_kernel* handle) { delete reinterpret_cast<AtanKernel*>(handle
 
 const oprig_implementation_v1 kImplementation = {
     OPRIG_ABI_VERSION, sizeof(oprig_implementation_v1), OPRIG_BACKEND_CPU,
-    create, prepare, execute, destroy, nullptr, {}};
+    create, prepare, execute, destroy, /*cost*/ nullptr, /*resolve_shapes*/ nullptr, {}};
 
 }  // namespace
 

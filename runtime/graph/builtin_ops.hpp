@@ -1,0 +1,35 @@
+// Built-in operations (extension prefix 0). The codes are NNAPI's
+// OperationCode values, so a model written against NNAPI numbers reads the
+// same here; in JSON they may also be written by name ("ADD").
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace oprig::graph {
+
+enum class BuiltinOp : uint16_t {
+  kAdd = 0,
+  kMul = 18,
+  kSub = 36,
+  kCast = 45,
+  kEqual = 48,
+  kGreater = 53,
+  kGreaterEqual = 54,
+  kLess = 58,
+  kLessEqual = 59,
+  kLogicalAnd = 61,
+  kLogicalNot = 62,
+  kLogicalOr = 63,
+  kNotEqual = 68,
+  kIf = 96,
+  kWhile = 97,
+};
+
+std::optional<BuiltinOp> builtin_from_code(uint32_t code);
+std::optional<BuiltinOp> builtin_from_name(std::string_view name);
+std::string_view builtin_name(BuiltinOp op);
+bool is_control_flow(BuiltinOp op);
+
+}  // namespace oprig::graph

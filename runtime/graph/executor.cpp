@@ -1,0 +1,407 @@
+// The interpreter: runs the steps of a plan, control flow and package ops,
+// with the loop deadline shared by every WHILE of one execution.
+#include <algorithm>
+#include <cstring>
+
+#include "core/dtype.hpp"
+#include "graph/runtime_types.hpp"
+#include "package/loader.hpp"
+
+namespace oprig::graph {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string shape_text(const Shape& s) {
+  std::string t = "[";
+  for (uint32_t i = 0; i < s.rank; ++i) t += (i ? "," : "") + std::to_string(s.dims[i]);
+  return t + "]";
+}
+
+bool shape_fits(const std::optional<std::vector<int64_t>>& dims, const Shape& s) {
+  if (!dims) return true;
+  if (dims->size() != s.rank) return false;
+  for (uint32_t i = 0; i < s.rank; ++i)
+    if ((*dims)[i] != 0 && (*dims)[i] != s.dims[i]) return false;
+  return true;
+}
+
+std::string_view backend_of(const Exec& x, const Step& s) {
+  if (s.op->package) return backend_name(x.impl.nodes[s.kernel_node].backend->kind());
+  return "cpu";
+}
+
+void observe(Exec& x, const Frame& f, const Step& s) {
+  for (size_t j = 0; j < s.op->outputs.size(); ++j) {
+    const uint32_t k = s.op->outputs[j];
+    const Value& v = f.values[k];
+    const Operand& d = *f.plan->operands[k].decl;
+    const std::string name = s.op->display_name();
+    OperandDump dump;
+    dump.site = x.site;
+    dump.subgraph = f.plan->subgraph;
+    dump.operation = s.operation;
+    dump.output_index = static_cast<uint32_t>(j);
+    dump.operand = k;
+    dump.op_name = name;
+    dump.backend = backend_of(x, s);
+    dump.dtype = d.dtype;
+    dump.shape = std::span<const int64_t>(v.shape.dims, v.shape.rank);
+    dump.scale = d.scale;
+    dump.zero_point = d.zero_point;
+    dump.data = std::span<const std::byte>(v.data, v.present ? v.bytes : 0);
+    (*x.observer)(dump);
+  }
+}
+
+// Binds a caller's value to a callee's input operand (no copy: the callee
+// never writes its inputs).
+bool bind_input(Exec& x, Frame& callee, size_t j, const Value& v) {
+  const uint32_t k = callee.plan->decl->inputs[j];
+  if (v.present && !shape_fits(callee.plan->operands[k].decl->dims, v.shape)) {
+    x.error = "subgraph " + std::to_string(callee.plan->subgraph) + " input " + std::to_string(j) + " (operand " +
+              std::to_string(k) + ") is declared " + dims_text(callee.plan->operands[k].decl->dims) + ", got " +
+              shape_text(v.shape);
+    return false;
+  }
+  callee.values[k] = v;
+  return true;
+}
+
+StepStatus call(Exec& x, Frame& callee, const std::string& site_suffix) {
+  if (x.observer == nullptr) return run_plan(x, callee);
+  const size_t length = x.site.size();
+  x.site += site_suffix + "/sg" + std::to_string(callee.plan->subgraph);
+  const StepStatus st = run_plan(x, callee);
+  x.site.resize(length);
+  return st;
+}
+
+StepStatus missed_deadline(Exec& x, const Frame& f, const Step& s, uint64_t iteration) {
+  x.error = "MISSED_DEADLINE: subgraph " + std::to_string(f.plan->subgraph) + " operation " +
+            std::to_string(s.operation) + " (WHILE) was still looping after " +
+            std::to_string(std::chrono::duration<double, std::milli>(x.timeout).count()) + " ms (loop timeout), at iteration " +
+            std::to_string(iteration);
+  return StepStatus::kMissedDeadline;
+}
+
+void store(LoopSlot& slot, const Value& v) {
+  slot.value.present = v.present;
+  if (!v.present) return;
+  if (slot.storage.size() < v.bytes) slot.storage.resize(v.bytes);
+  if (v.bytes) std::memcpy(slot.storage.data(), v.data, v.bytes);
+  slot.value.data = slot.storage.data();
+  slot.value.bytes = v.bytes;
+  slot.value.shape = v.shape;
+}
+
+StepStatus copy_out(Exec& x, Frame& f, const Step& s, size_t j, const Value& src) {
+  if (!src.present) return step_error(x, f, s, "output " + std::to_string(j) + " has no value");
+  Value* y = make_output(x, f, s, j, src.shape);
+  if (y == nullptr) return StepStatus::kError;
+  if (src.bytes) std::memcpy(y->data, src.data, src.bytes);
+  return StepStatus::kOk;
+}
+
+oprig_status device_execute(const PackageNode& node, KernelInstance& ki, const Frame& f, const Step& s,
+                            std::mutex& device_mutex) {
+  std::lock_guard lock(device_mutex);
+  Backend& backend = *node.backend;
+  auto ensure = [&](std::unique_ptr<DeviceBuffer>& buf, size_t bytes) {
+    const size_t want = std::max<size_t>(bytes, 1);
+    if (!buf || buf->bytes() != want) buf = backend.allocate(want);
+  };
+  for (size_t j = 0; j < s.op->inputs.size(); ++j) {
+    const Value& v = f.values[s.op->inputs[j]];
+    if (!v.present) continue;
+    ensure(ki.in_buf[j], v.bytes);
+    backend.write(*ki.in_buf[j], std::span<const std::byte>(v.data, v.bytes));
+    ki.in_buf[j]->bind(ki.in_desc[j]);
+    ki.in_desc[j].bytes = v.bytes;
+  }
+  for (size_t j = 0; j < s.op->outputs.size(); ++j) {
+    ensure(ki.out_buf[j], f.values[s.op->outputs[j]].bytes);
+    ki.out_buf[j]->bind(ki.out_desc[j]);
+    ki.out_desc[j].bytes = f.values[s.op->outputs[j]].bytes;
+  }
+  ExecTiming timing;
+  const oprig_status st = backend.execute(*ki.impl, ki.kernel, ki.in_desc, ki.out_desc, timing);
+  if (st != OPRIG_STATUS_OK) return st;
+  for (size_t j = 0; j < s.op->outputs.size(); ++j) {
+    const Value& y = f.values[s.op->outputs[j]];
+    backend.read(*ki.out_buf[j], std::span<std::byte>(y.data, y.bytes));
+  }
+  return st;
+}
+
+}  // namespace
+
+StepStatus step_error(Exec& x, const Frame& f, const Step& s, const std::string& reason) {
+  x.error = "subgraph " + std::to_string(f.plan->subgraph) + " operation " + std::to_string(s.operation) + " (" +
+            s.op->display_name() + "): " + reason;
+  return StepStatus::kError;
+}
+
+Value* make_output(Exec& x, Frame& f, const Step& s, size_t j, const Shape& shape) {
+  const uint32_t k = s.op->outputs[j];
+  const OperandInfo& info = f.plan->operands[k];
+  Value& v = f.values[k];
+  if (info.storage == Storage::kArena) {
+    if (shape == info.static_shape) return &v;
+  } else if (shape_fits(info.decl->dims, shape)) {
+    const size_t bytes = shape.elements() * info.element_size;
+    std::vector<std::byte>& buf = f.dynamic[k];
+    if (buf.size() < bytes) buf.resize(bytes);
+    v.data = buf.data();
+    v.bytes = bytes;
+    v.shape = shape;
+    v.present = true;
+    return &v;
+  }
+  step_error(x, f, s, "output " + std::to_string(j) + " (operand " + std::to_string(k) + ") has shape " +
+                          shape_text(shape) + ", but is declared " + dims_text(info.decl->dims));
+  return nullptr;
+}
+
+StepStatus run_plan(Exec& x, Frame& frame) {
+  for (const Step& s : frame.plan->steps) {
+    const StepStatus st = s.run(x, frame, s);
+    if (st != StepStatus::kOk) return st;
+    if (x.observer != nullptr) observe(x, frame, s);
+  }
+  return StepStatus::kOk;
+}
+
+StepStatus run_if(Exec& x, Frame& f, const Step& s) {
+  const Operation& op = *s.op;
+  const Value& c = f.values[op.inputs[0]];
+  if (!c.present || c.shape.elements() != 1) return step_error(x, f, s, "the condition must hold one BOOL_8 value");
+  const bool take_then = c.data[0] != std::byte{0};
+  Frame& callee = x.state.frames[take_then ? s.callee_a : s.callee_b];
+  for (size_t j = 0; j + 3 < op.inputs.size(); ++j)
+    if (!bind_input(x, callee, j, f.values[op.inputs[3 + j]])) return step_error(x, f, s, x.error);
+  const StepStatus st = call(x, callee, "/op" + std::to_string(s.operation) + (take_then ? ".then" : ".else"));
+  if (st != StepStatus::kOk) return st;
+  for (size_t j = 0; j < op.outputs.size(); ++j) {
+    const StepStatus out = copy_out(x, f, s, j, callee.values[callee.plan->decl->outputs[j]]);
+    if (out != StepStatus::kOk) return out;
+  }
+  return StepStatus::kOk;
+}
+
+// NNAPI WHILE: inputs [cond, body, m loop-carried, k loop-state-only, n
+// input-only]; the body's m + k outputs replace the first m + k values after
+// each iteration; the WHILE's m outputs are the final loop-carried values.
+StepStatus run_while(Exec& x, Frame& f, const Step& s) {
+  const Operation& op = *s.op;
+  Frame& cond = x.state.frames[s.callee_a];
+  Frame& body = x.state.frames[s.callee_b];
+  const size_t m = op.outputs.size(), mk = body.plan->decl->outputs.size(), total = op.inputs.size() - 2;
+  std::vector<LoopSlot>& slots = f.loops[s.index];
+  slots.resize(mk);
+  for (size_t j = 0; j < mk; ++j) store(slots[j], f.values[op.inputs[2 + j]]);
+  auto bind_all = [&](Frame& callee) {
+    for (size_t j = 0; j < total; ++j)
+      if (!bind_input(x, callee, j, j < mk ? slots[j].value : f.values[op.inputs[2 + j]])) return false;
+    return true;
+  };
+  const uint32_t cond_out = cond.plan->decl->outputs[0];
+  const std::string op_site = x.observer ? "/op" + std::to_string(s.operation) : std::string();
+  for (uint64_t iteration = 0;; ++iteration) {
+    if (Clock::now() > x.deadline) return missed_deadline(x, f, s, iteration);
+    if (!bind_all(cond)) return step_error(x, f, s, x.error);
+    StepStatus st = call(x, cond, x.observer ? op_site + ".cond[" + std::to_string(iteration) + "]" : std::string());
+    if (st != StepStatus::kOk) return st;
+    const Value& c = cond.values[cond_out];
+    if (!c.present || c.shape.elements() != 1)
+      return step_error(x, f, s, "the condition subgraph must produce one BOOL_8 value");
+    if (c.data[0] == std::byte{0}) break;
+    if (!bind_all(body)) return step_error(x, f, s, x.error);
+    st = call(x, body, x.observer ? op_site + ".body[" + std::to_string(iteration) + "]" : std::string());
+    if (st != StepStatus::kOk) return st;
+    for (size_t j = 0; j < mk; ++j) {
+      const Value& v = body.values[body.plan->decl->outputs[j]];
+      if (!v.present) return step_error(x, f, s, "body output " + std::to_string(j) + " has no value");
+      store(slots[j], v);
+    }
+    ++x.iterations;
+  }
+  for (size_t j = 0; j < m; ++j) {
+    const StepStatus out = copy_out(x, f, s, j, slots[j].value);
+    if (out != StepStatus::kOk) return out;
+  }
+  return StepStatus::kOk;
+}
+
+// A package op through the C ABI. prepare() runs when input shapes change,
+// or every run when an output's declared shape is not fully known (its shape
+// may depend on input values: the graph runtime then hands prepare() host
+// pointers to the input values). Host-memory backends (cpu, dsp) get host
+// pointers; device backends get their own buffers, uploaded and read back.
+StepStatus run_package_op(Exec& x, Frame& f, const Step& s) {
+  const PackageNode& node = x.impl.nodes[s.kernel_node];
+  KernelInstance& ki = x.state.kernels[s.kernel_node];
+  const Operation& op = *s.op;
+  bool reprepare = !ki.prepared || node.dynamic_output;
+  for (size_t j = 0; j < op.inputs.size(); ++j) {
+    const Value& v = f.values[op.inputs[j]];
+    oprig_tensor& t = ki.in_desc[j];
+    const Shape shape = v.present ? v.shape : Shape{};
+    t.rank = shape.rank;
+    std::copy(shape.dims, shape.dims + OPRIG_MAX_RANK, t.dims);
+    t.data = v.present ? v.data : nullptr;
+    t.offset = 0;
+    t.bytes = v.present ? v.bytes : 0;
+    if (!(ki.prepared_inputs[j] == shape)) reprepare = true;
+  }
+  if (reprepare) {
+    for (oprig_tensor& t : ki.out_desc) {
+      t.rank = 0;
+      std::fill(t.dims, t.dims + OPRIG_MAX_RANK, 0);
+      t.data = nullptr;
+      t.bytes = 0;
+    }
+    const oprig_status st = ki.impl->prepare(ki.kernel, ki.in_desc.data(), ki.in_desc.size(), ki.out_desc.data(),
+                                             ki.out_desc.size());
+    if (st != OPRIG_STATUS_OK) {
+      ki.prepared = false;
+      return step_error(x, f, s, "prepare() returned " + status_name(st));
+    }
+    for (size_t j = 0; j < op.outputs.size(); ++j) {
+      if (ki.out_desc[j].rank > OPRIG_MAX_RANK) return step_error(x, f, s, "prepare() set a rank over 8");
+      Shape& out = ki.out_shapes[j];
+      out.rank = ki.out_desc[j].rank;
+      std::copy(ki.out_desc[j].dims, ki.out_desc[j].dims + OPRIG_MAX_RANK, out.dims);
+    }
+    for (size_t j = 0; j < op.inputs.size(); ++j)
+      ki.prepared_inputs[j] = f.values[op.inputs[j]].present ? f.values[op.inputs[j]].shape : Shape{};
+    ki.prepared = true;
+  }
+  for (size_t j = 0; j < op.outputs.size(); ++j) {
+    Value* y = make_output(x, f, s, j, ki.out_shapes[j]);
+    if (y == nullptr) return StepStatus::kError;
+    ki.out_desc[j].data = y->data;
+    ki.out_desc[j].offset = 0;
+    ki.out_desc[j].bytes = y->bytes;
+  }
+  oprig_status st;
+  if (node.host_memory) {
+    ExecTiming timing;
+    st = node.backend->execute(*ki.impl, ki.kernel, ki.in_desc, ki.out_desc, timing);
+  } else {
+    st = device_execute(node, ki, f, s, *x.impl.device_mutex);
+  }
+  if (st != OPRIG_STATUS_OK)
+    return step_error(x, f, s, "execute() on " + std::string(backend_name(node.backend->kind())) + " returned " +
+                                   status_name(st));
+  return StepStatus::kOk;
+}
+
+std::string_view execution_status_name(ExecutionStatus status) {
+  switch (status) {
+    case ExecutionStatus::kOk: return "OK";
+    case ExecutionStatus::kMissedDeadline: return "MISSED_DEADLINE";
+    case ExecutionStatus::kInvalidInput: return "INVALID_INPUT";
+    case ExecutionStatus::kError: return "ERROR";
+  }
+  return "?";
+}
+
+Nanoseconds effective_loop_timeout(std::optional<Nanoseconds> requested) {
+  if (!requested) return kDefaultLoopTimeout;
+  return std::clamp(*requested, Nanoseconds{0}, kMaxLoopTimeout);
+}
+
+ExecutionResult PreparedModel::execute(std::span<const HostTensor> inputs, const ExecutionOptions& options) const {
+  const Clock::time_point start = Clock::now();
+  const PreparedImpl& p = *impl_;
+  ExecutionResult r;
+  r.loop_timeout = effective_loop_timeout(options.loop_timeout);
+  auto finish = [&](ExecutionStatus status, std::string message) {
+    r.status = status;
+    r.message = std::move(message);
+    if (status != ExecutionStatus::kOk) r.outputs.clear();
+    r.elapsed = std::chrono::duration_cast<Nanoseconds>(Clock::now() - start);
+    return r;
+  };
+
+  const Plan& main = p.plans[p.main_plan];
+  const Subgraph& g = *main.decl;
+  if (inputs.size() != g.inputs.size())
+    return finish(ExecutionStatus::kInvalidInput, "the model takes " + std::to_string(g.inputs.size()) +
+                                                      " input(s), got " + std::to_string(inputs.size()));
+  for (size_t j = 0; j < inputs.size(); ++j) {
+    const Operand& d = g.operands[g.inputs[j]];
+    const HostTensor& t = inputs[j];
+    std::string why;
+    if (t.dtype != d.dtype) {
+      why = "has type " + std::string(dtype_name(t.dtype));
+    } else if (t.shape.size() > OPRIG_MAX_RANK || !shape_fits(d.dims, shape_from_dims(t.shape))) {
+      why = "has shape " + dims_text(t.shape);
+    } else if (t.data.size() != shape_from_dims(t.shape).elements() * dtype_size(d.dtype)) {
+      why = "holds " + std::to_string(t.data.size()) + " bytes, its shape needs " +
+            std::to_string(shape_from_dims(t.shape).elements() * dtype_size(d.dtype));
+    } else if (t.scale != 0 && (t.scale != d.scale || t.zero_point != d.zero_point)) {
+      why = "has quantisation (" + std::to_string(t.scale) + ", " + std::to_string(t.zero_point) + ")";
+    }
+    if (!why.empty())
+      return finish(ExecutionStatus::kInvalidInput,
+                    "input " + std::to_string(j) + " " + why + "; the model declares " + operand_type_text(d));
+  }
+
+  std::unique_ptr<ExecutionState> state;
+  {
+    std::lock_guard lock(p.pool_mutex);
+    if (!p.pool.empty()) {
+      state = std::move(p.pool.back());
+      p.pool.pop_back();
+    }
+  }
+  if (!state) {
+    try {
+      state = p.make_state();
+    } catch (const std::exception& e) {
+      return finish(ExecutionStatus::kError, e.what());
+    }
+    std::lock_guard lock(p.pool_mutex);
+    ++p.states_created;
+  }
+  struct GiveBack {
+    const PreparedImpl& p;
+    std::unique_ptr<ExecutionState>& state;
+    ~GiveBack() {
+      std::lock_guard lock(p.pool_mutex);
+      p.pool.push_back(std::move(state));
+    }
+  } give_back{p, state};
+
+  Exec x{p, *state, start + r.loop_timeout, options.observer ? &options.observer : nullptr};
+  x.timeout = r.loop_timeout;
+  if (x.observer) x.site = "sg" + std::to_string(main.subgraph);
+  Frame& f = state->frames[p.main_plan];
+  for (size_t j = 0; j < inputs.size(); ++j) {
+    Value& v = f.values[g.inputs[j]];
+    v.data = const_cast<std::byte*>(inputs[j].data.data());  // read only: no step writes an input
+    v.bytes = inputs[j].data.size();
+    v.shape = shape_from_dims(inputs[j].shape);
+    v.present = true;
+  }
+  const StepStatus st = run_plan(x, f);
+  r.loop_iterations = x.iterations;
+  if (st == StepStatus::kMissedDeadline) return finish(ExecutionStatus::kMissedDeadline, x.error);
+  if (st == StepStatus::kError) return finish(ExecutionStatus::kError, x.error);
+  for (uint32_t k : g.outputs) {
+    const Value& v = f.values[k];
+    const Operand& d = g.operands[k];
+    HostTensor out;
+    out.dtype = d.dtype;
+    out.shape.assign(v.shape.dims, v.shape.dims + v.shape.rank);
+    out.scale = d.scale;
+    out.zero_point = d.zero_point;
+    out.data.assign(v.data, v.data + v.bytes);
+    r.outputs.push_back(std::move(out));
+  }
+  return finish(ExecutionStatus::kOk, {});
+}
+
+}  // namespace oprig::graph

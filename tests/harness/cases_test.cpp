@@ -1,0 +1,183 @@
+// The harness's case space, inputs and quantised reference, tested directly
+// (linked against oprig_harness) on the real Atan spec and plan. Expected
+// values come from the plan text, hand arithmetic, or an independent FNV-1a
+// computation (Python), never from the code under test.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <regex>
+#include <set>
+
+#include "cases/case.hpp"
+#include "cases/plan.hpp"
+#include "cases/tensor_data.hpp"
+#include "runner/suite.hpp"
+
+namespace oprig::harness {
+namespace {
+
+const std::filesystem::path kAtanDir = std::filesystem::path(OPRIG_SOURCE_DIR) / "opsuite" / "atan";
+const std::vector<std::string> kAllBackends = {"cpu", "opencl", "vulkan", "dsp"};
+
+class AtanCases : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    plan_ = load_plan(kAtanDir / "plan.json");
+    space_ = case_space_from_spec(kAtanDir / "atan.xml", "Atan", &num_inputs_, &num_outputs_);
+  }
+  const Case& find(const std::vector<Case>& cases, const std::string& id) {
+    for (const Case& c : cases)
+      if (c.id == id) return c;
+    ADD_FAILURE() << "no case " << id;
+    static const Case kNone;
+    return kNone;
+  }
+  TestPlan plan_;
+  OpCaseSpace space_;
+  size_t num_inputs_ = 0, num_outputs_ = 0;
+};
+
+TEST_F(AtanCases, SpecGivesOneInputOneOutputAndOffsetDefault) {
+  EXPECT_EQ(num_inputs_, 1u);
+  EXPECT_EQ(num_outputs_, 1u);
+  EXPECT_EQ(space_.param_defaults, (std::map<std::string, double>{{"offset", 0.0}}));
+  for (const std::string& b : kAllBackends) EXPECT_EQ(space_.types_by_backend.count(b), 1u) << b;
+}
+
+TEST_F(AtanCases, IdsAreUniqueWellFormedAndNameTheirParts) {
+  const std::vector<Case> cases = generate_cases(space_, plan_, kAllBackends);
+  ASSERT_FALSE(cases.empty());
+  const std::regex id_chars("[a-z0-9_]+");
+  std::set<std::string> ids;
+  for (const Case& c : cases) {
+    EXPECT_TRUE(ids.insert(c.id).second) << "duplicate id " << c.id;
+    EXPECT_TRUE(std::regex_match(c.id, id_chars)) << c.id;
+    EXPECT_TRUE(std::regex_match(c.golden_id, id_chars)) << c.golden_id;
+    EXPECT_EQ(c.id, "atan__" + c.golden_id + "__" + c.backend);
+  }
+  // One spelled out by hand from plan.json: shape [7], fill "uniform", spec defaults.
+  const Case& c = find(cases, "atan__f32__7__uniform__p0__cpu");
+  EXPECT_EQ(c.dtype, OPRIG_DTYPE_FLOAT_32);
+  EXPECT_EQ(c.shape, (std::vector<int64_t>{7}));
+  EXPECT_EQ(c.params.at("offset"), 0.0);
+  // FNV-1a 64 of "atan/f32__7__uniform__p0", computed independently in Python.
+  EXPECT_EQ(c.seed, 0x1611dddf187d7366ull);
+  const Case& q = find(cases, "atan__u8__1x3x5x7__codes__p0__dsp");
+  EXPECT_EQ(q.dtype, OPRIG_DTYPE_UINT_8);
+  EXPECT_TRUE(q.quantized);
+  EXPECT_EQ(q.seed, 0x89624ef02c651195ull);  // "atan/u8__1x3x5x7__codes__p0"
+}
+
+TEST_F(AtanCases, GenerationIsStable) {
+  const std::vector<Case> a = generate_cases(space_, plan_, kAllBackends);
+  const std::vector<Case> b = generate_cases(space_, plan_, kAllBackends);
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a[i].id, b[i].id);
+    EXPECT_EQ(a[i].seed, b[i].seed);
+    EXPECT_EQ(a[i].params, b[i].params);
+  }
+  // A backend's cases do not depend on which other backends are selected.
+  std::vector<std::string> alone;
+  for (const Case& c : generate_cases(space_, plan_, {"vulkan"})) alone.push_back(c.id);
+  std::vector<std::string> within;
+  for (const Case& c : a)
+    if (c.backend == "vulkan") within.push_back(c.id);
+  EXPECT_EQ(alone, within);
+}
+
+TEST_F(AtanCases, SameGoldenIdGivesSameSeedParamsAndInputsOnEveryBackend) {
+  std::map<std::string, const Case*> first_by_golden;
+  std::map<std::string, std::set<std::string>> backends_by_golden;
+  const std::vector<Case> cases = generate_cases(space_, plan_, kAllBackends);
+  for (const Case& c : cases) {
+    backends_by_golden[c.golden_id].insert(c.backend);
+    auto [it, inserted] = first_by_golden.emplace(c.golden_id, &c);
+    if (inserted) continue;
+    const Case& first = *it->second;
+    EXPECT_EQ(c.seed, first.seed) << c.id;
+    EXPECT_EQ(c.params, first.params) << c.id;
+    if (c.element_count() <= 4096)
+      EXPECT_EQ(make_inputs(c, plan_, 1)[0].bytes, make_inputs(first, plan_, 1)[0].bytes) << c.id;
+  }
+  // The float cases really are shared by cpu, opencl and vulkan.
+  EXPECT_EQ(backends_by_golden.at("f32__7__uniform__p1"), (std::set<std::string>{"cpu", "opencl", "vulkan"}));
+}
+
+TEST_F(AtanCases, InputsAreDeterministicAndFollowTheFill) {
+  const std::vector<Case> cases = generate_cases(space_, plan_, {"cpu"});
+  const Case& p0 = find(cases, "atan__f32__127__uniform__p0__cpu");
+  const Case& p1 = find(cases, "atan__f32__127__uniform__p1__cpu");
+  const TensorData a = make_inputs(p0, plan_, 1).at(0);
+  const TensorData b = make_inputs(p0, plan_, 1).at(0);
+  EXPECT_EQ(a.bytes, b.bytes);
+  EXPECT_NE(a.bytes, make_inputs(p1, plan_, 1).at(0).bytes) << "different golden ids, different data";
+  ASSERT_EQ(a.bytes.size(), 127u * sizeof(float));
+  std::set<float> distinct;
+  for (size_t i = 0; i < 127; ++i) {
+    float v;
+    std::memcpy(&v, a.bytes.data() + i * sizeof v, sizeof v);
+    EXPECT_GE(v, -10.0f);  // plan.json: uniform in [-10, 10]
+    EXPECT_LE(v, 10.0f);
+    distinct.insert(v);
+  }
+  EXPECT_GT(distinct.size(), 120u) << "a uniform fill, not a constant";
+}
+
+// Bit patterns of plan.json's edge list, by hand from IEEE 754.
+const uint32_t kF32EdgeBits[] = {0x00000000, 0x80000000, 0x7f800000, 0xff800000, /*nan*/ 0x7fc00000,
+                                 0x00000001, 0x80000001, 0x007fffff, 0x807fffff, 0x3f800000,
+                                 0xbf800000, 0x7f7fffff, 0xff7fffff, 0x00800000, 0x80800000};
+const uint16_t kF16EdgeBits[] = {0x0000, 0x8000, 0x7c00, 0xfc00, /*nan*/ 0x7e00, 0x0001, 0x8001, 0x03ff,
+                                 0x83ff, 0x3c00, 0xbc00, 0x7bff, 0xfbff, 0x0400, 0x8400};
+
+TEST_F(AtanCases, EdgeFillHoldsEveryListedValue) {
+  const std::vector<Case> cases = generate_cases(space_, plan_, {"cpu"});
+  {
+    const TensorData t = make_inputs(find(cases, "atan__f32__15__edge__p0__cpu"), plan_, 1).at(0);
+    ASSERT_EQ(t.bytes.size(), 15u * 4);
+    std::multiset<uint32_t> got;
+    bool saw_nan = false;
+    for (size_t i = 0; i < 15; ++i) {
+      uint32_t bits;
+      std::memcpy(&bits, t.bytes.data() + 4 * i, 4);
+      const bool nan = (bits & 0x7fffffffu) > 0x7f800000u;
+      saw_nan |= nan;
+      got.insert(nan ? 0x7fc00000u : bits);
+    }
+    EXPECT_TRUE(saw_nan);
+    EXPECT_EQ(got, std::multiset<uint32_t>(std::begin(kF32EdgeBits), std::end(kF32EdgeBits)));
+  }
+  {
+    const TensorData t = make_inputs(find(cases, "atan__f16__15__edge__p0__cpu"), plan_, 1).at(0);
+    ASSERT_EQ(t.bytes.size(), 15u * 2);
+    std::multiset<uint16_t> got;
+    for (size_t i = 0; i < 15; ++i) {
+      uint16_t bits;
+      std::memcpy(&bits, t.bytes.data() + 2 * i, 2);
+      const bool nan = (bits & 0x7fffu) > 0x7c00u;
+      got.insert(nan ? uint16_t{0x7e00} : bits);
+    }
+    EXPECT_EQ(got, std::multiset<uint16_t>(std::begin(kF16EdgeBits), std::end(kF16EdgeBits)));
+  }
+}
+
+TEST(QuantizeReference, RoundsHalfAwayFromZeroAndClamps) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  // scale 0.5, zero point 10: q = clamp(round(y / 0.5) + 10, 0, 255).
+  const std::vector<double> y = {0.25, -0.25, 1.25, -1.25, 0.74, -0.76, 1000.0, -1000.0, nan, 0.0};
+  const std::vector<double> expected = {11, 9, 13, 7, 11, 8, 255, 0, 10, 10};
+  EXPECT_EQ(quantize_reference(y, OPRIG_DTYPE_UINT_8, {0.5, 10}), expected);
+  // scale 1, zero point 128: 127.5 -> 128 + 128 = 256 clamps to 255; -128.5 -> -129 + 128 = -1 clamps to 0.
+  EXPECT_EQ(quantize_reference({127.5, -128.5, -127.5}, OPRIG_DTYPE_UINT_8, {1.0, 128}),
+            (std::vector<double>{255, 0, 0}));
+  // Signed codes clamp to [-128, 127]: 2.5 -> 3; -2.5 -> -3; 1e9 -> 127; -1e9 -> -128.
+  EXPECT_EQ(quantize_reference({2.5, -2.5, 1e9, -1e9}, OPRIG_DTYPE_INT_8, {1.0, 0}),
+            (std::vector<double>{3, -3, 127, -128}));
+}
+
+}  // namespace
+}  // namespace oprig::harness
