@@ -37,15 +37,24 @@ int run(const RunFlags& flags, const std::string& command_line) {
   std::vector<harness::CaseGroup> groups;
   std::vector<std::string> order;  // every selected case id, in generation order
   bool found_case = flags.selection.case_id.empty();
+  auto add = [&](harness::CaseGroup& g, reports::CaseResult record) {
+    if (!flags.selection.case_id.empty() && record.id != flags.selection.case_id) return;
+    found_case = true;
+    order.push_back(record.id);
+    g.cases.push_back(std::move(record));
+  };
   for (const auto& op : suite.ops) {
     for (const std::string& backend : selection.backends) {
       harness::CaseGroup g{op->plan.op, backend, {}};
-      for (harness::Case& c : harness::generate_cases(op->space, op->plan, {backend})) {
-        if (!flags.selection.case_id.empty() && c.id != flags.selection.case_id) continue;
-        found_case = true;
-        order.push_back(c.id);
-        g.cases.push_back(std::move(c));
-      }
+      for (const harness::Case& c : harness::generate_cases(op->space, op->plan, {backend}))
+        add(g, harness::case_record(c, &op->context));
+      if (!g.cases.empty()) groups.push_back(std::move(g));
+    }
+  }
+  for (const auto& model_suite : suite.model_suites) {
+    for (const std::string& backend : selection.backends) {
+      harness::CaseGroup g{model_suite->name, backend, {}};
+      for (const auto& c : model_suite->suite.cases) add(g, harness::models::case_record(*model_suite, c, backend));
       if (!g.cases.empty()) groups.push_back(std::move(g));
     }
   }
@@ -67,7 +76,7 @@ int run(const RunFlags& flags, const std::string& command_line) {
   size_t total = 0;
   std::map<std::string, size_t> per_group;
   for (harness::CaseGroup& g : groups) {
-    std::erase_if(g.cases, [&](const harness::Case& c) { return previous.count(c.id) > 0; });
+    std::erase_if(g.cases, [&](const reports::CaseResult& c) { return previous.count(c.id) > 0; });
     per_group[g.op + "/" + g.backend] = g.cases.size();
     total += g.cases.size();
   }
@@ -79,13 +88,8 @@ int run(const RunFlags& flags, const std::string& command_line) {
   results.environment = harness::collect_environment(selection.backends, command_line);
   harness::Progress progress(total, per_group);
   harness::SupervisorOptions options{flags.jobs, flags.case_timeout_s, jsonl, out / "logs"};
-  auto op_context = [&](const std::string& name) -> const harness::OpContext* {
-    for (const auto& op : suite.ops)
-      if (op->plan.op == name) return &op->context;
-    return nullptr;
-  };
   std::vector<reports::CaseResult> fresh = harness::run_groups(
-      selection, groups, options, [&](const reports::CaseResult& r) { progress.case_done(r); }, op_context);
+      selection, groups, options, [&](const reports::CaseResult& r) { progress.case_done(r); });
   progress.finish();
   results.environment.finished_at = harness::utc_now_iso8601();
 

@@ -11,7 +11,7 @@ void add_selection_flags(CLI::App& command, SelectionFlags& flags) {
       ->check(CLI::ExistingDirectory);
   command.add_option("--spec", flags.spec, "One spec file (XML OpDef or JSON UDO config) with plan.json beside it")
       ->check(CLI::ExistingFile);
-  command.add_option("--op", flags.op, "Only this op (case-insensitive)");
+  command.add_option("--op", flags.op, "Only this op or model suite (case-insensitive), e.g. atan, controlflow");
   command.add_option("--backend", flags.backends, "Comma-separated backends, or 'all' (cpu,opencl,vulkan,dsp)");
   command.add_option("--package", flags.packages,
                      "Op package registration library (.so); repeatable (default: the bundled opsuite package)")

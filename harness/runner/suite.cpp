@@ -54,7 +54,25 @@ Suite load_suite(const Selection& selection) {
     } catch (const std::exception& e) {
       throw InputError(e.what());
     }
-    if (plan_files.empty()) throw InputError(dir.string() + ": no <op>/plan.json found in this suite folder");
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+      const auto file = entry.path() / "suite.json";
+      const std::string name = entry.path().filename().string();
+      if (!std::filesystem::exists(file)) continue;
+      if (!selection.op.empty() && op_key(selection.op) != op_key(name)) continue;
+      auto loaded = std::make_unique<models::LoadedModelSuite>();
+      loaded->name = name;
+      loaded->file = file;
+      try {
+        loaded->suite = models::read_suite(file);
+      } catch (const std::exception& e) {
+        throw InputError(e.what());
+      }
+      suite.model_suites.push_back(std::move(loaded));
+    }
+    std::sort(suite.model_suites.begin(), suite.model_suites.end(),
+              [](const auto& a, const auto& b) { return a->name < b->name; });
+    if (plan_files.empty() && suite.model_suites.empty())
+      throw InputError(dir.string() + ": no <op>/plan.json or <suite>/suite.json in this suite folder");
   }
 
   const std::vector<std::filesystem::path> package_paths =
@@ -103,8 +121,34 @@ Suite load_suite(const Selection& selection) {
     op->context.repro_prefix = prefix;
     suite.ops.push_back(std::move(op));
   }
-  if (suite.ops.empty()) throw InputError("no op matches --op " + selection.op);
+  if (suite.ops.empty() && suite.model_suites.empty()) throw InputError("no op or suite matches --op " + selection.op);
   return suite;
+}
+
+graph::PackageLibrary load_model_packages(const models::LoadedModelSuite& suite, const Selection& selection) {
+  graph::PackageLibrary library;
+  const std::filesystem::path built = default_package_path().parent_path();
+  for (const std::string& file : suite.suite.package_files) {
+    std::filesystem::path found;
+    if (std::filesystem::exists(built / file)) found = built / file;
+    for (const auto& entry : std::filesystem::directory_iterator(built))
+      if (found.empty() && entry.is_directory() && std::filesystem::exists(entry.path() / file))
+        found = entry.path() / file;
+    if (found.empty()) throw InputError(suite.file.string() + ": package library " + file + " not found under " + built.string());
+    try {
+      library.load(found);
+    } catch (const std::exception& e) {
+      throw InputError(e.what());
+    }
+  }
+  for (const auto& p : selection.packages) {
+    try {
+      library.load(p);
+    } catch (const std::exception& e) {
+      throw InputError(e.what());
+    }
+  }
+  return library;
 }
 
 }  // namespace oprig::harness

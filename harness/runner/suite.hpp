@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cases/case.hpp"
+#include "models/model_case.hpp"
 #include "runner/case_executor.hpp"
 
 namespace oprig::harness {
@@ -42,7 +43,14 @@ struct LoadedOp {
 struct Suite {
   std::vector<std::unique_ptr<Package>> packages;
   std::vector<std::unique_ptr<LoadedOp>> ops;
+  // Model suites (<suite dir>/<name>/suite.json): graph-level cases such as
+  // control flow. Only read from a suite folder, never with --spec.
+  std::vector<std::unique_ptr<models::LoadedModelSuite>> model_suites;
 };
+
+// The packages a model suite names, found by file name next to the bundled
+// package (and in the folders beside it) plus every --package library.
+graph::PackageLibrary load_model_packages(const models::LoadedModelSuite& suite, const Selection& selection);
 
 // Throws InputError naming the file and what is wrong.
 Suite load_suite(const Selection& selection);

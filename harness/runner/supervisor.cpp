@@ -13,7 +13,6 @@
 #include <fstream>
 #include <map>
 
-#include "core/dtype.hpp"
 #include "runner/worker.hpp"
 
 extern char** environ;
@@ -87,8 +86,8 @@ void spawn(Worker& w, const Selection& selection, const SupervisorOptions& optio
   close(ids[1]);
 }
 
-reports::CaseResult lost_case(const Case& c, const OpContext* op, Verdict v, std::string message) {
-  reports::CaseResult r = case_record(c, op);
+reports::CaseResult lost_case(const reports::CaseResult& record, Verdict v, std::string message) {
+  reports::CaseResult r = record;
   r.verdict = v;
   r.message = std::move(message);
   return r;
@@ -97,8 +96,7 @@ reports::CaseResult lost_case(const Case& c, const OpContext* op, Verdict v, std
 }  // namespace
 
 std::vector<reports::CaseResult> run_groups(const Selection& selection, const std::vector<CaseGroup>& groups,
-                                            const SupervisorOptions& options, const ResultSink& sink,
-                                            const std::function<const OpContext*(const std::string&)>& op_context) {
+                                            const SupervisorOptions& options, const ResultSink& sink) {
   std::vector<reports::CaseResult> results;
   std::ofstream jsonl(options.jsonl, std::ios::app);
   auto record = [&](const reports::CaseResult& r) {
@@ -164,15 +162,14 @@ std::vector<reports::CaseResult> run_groups(const Selection& selection, const st
       for (size_t k = w.begin; k < cases.size(); ++k) {
         if (w.done.count(cases[k].id)) continue;
         if (cases[k].id == w.current) {
-          const OpContext* ctx = op_context(cases[k].op);
           if (w.killed_for_timeout) {
-            record(lost_case(cases[k], ctx, Verdict::kTimeout,
+            record(lost_case(cases[k], Verdict::kTimeout,
                              "no result after " + std::to_string(options.case_timeout_s) +
                                  " s; worker killed (log: " + w.log.string() + ")"));
           } else {
             const std::string how = WIFSIGNALED(status) ? signal_text(WTERMSIG(status))
                                                         : "exit code " + std::to_string(WEXITSTATUS(status));
-            record(lost_case(cases[k], ctx, Verdict::kCrash,
+            record(lost_case(cases[k], Verdict::kCrash,
                              "worker died with " + how + " (log: " + w.log.string() + ")"));
           }
           resume_at = k + 1;
@@ -184,7 +181,7 @@ std::vector<reports::CaseResult> run_groups(const Selection& selection, const st
                                                     : "exit code " + std::to_string(WEXITSTATUS(status));
         for (size_t m = k; m < cases.size(); ++m)
           if (!w.done.count(cases[m].id))
-            record(lost_case(cases[m], op_context(cases[m].op), Verdict::kCrash,
+            record(lost_case(cases[m], Verdict::kCrash,
                              "worker ended with " + how + " before running the case (log: " + w.log.string() + ")"));
         break;
       }

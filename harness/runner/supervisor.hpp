@@ -14,10 +14,12 @@
 
 namespace oprig::harness {
 
+// The cases of one op (or model suite) on one backend, as result records
+// before they run (ids, params, repro lines), in run order.
 struct CaseGroup {
   std::string op;
   std::string backend;
-  std::vector<Case> cases;  // in run order
+  std::vector<reports::CaseResult> cases;
 };
 
 struct SupervisorOptions {
@@ -33,7 +35,6 @@ using ResultSink = std::function<void(const reports::CaseResult&)>;
 // Runs all groups; returns the results of this invocation.
 std::vector<reports::CaseResult> run_groups(const Selection& selection,
                                             const std::vector<CaseGroup>& groups,
-                                            const SupervisorOptions& options, const ResultSink& sink,
-                                            const std::function<const OpContext*(const std::string&)>& op_context);
+                                            const SupervisorOptions& options, const ResultSink& sink);
 
 }  // namespace oprig::harness

@@ -22,17 +22,38 @@ void emit(const std::string& line) {
   }
 }
 
+int run_model_worker(const Selection& selection, const models::LoadedModelSuite& suite,
+                     const std::string& backend_name, const std::set<std::string>& wanted) {
+  const graph::PackageLibrary packages = load_model_packages(suite, selection);
+  std::string why, cpu_why;
+  std::unique_ptr<Backend> target = create_backend(backend_name, &why);
+  std::unique_ptr<Backend> cpu = backend_name == "cpu" ? nullptr : create_backend("cpu", &cpu_why);
+  Backend& fallback = cpu ? *cpu : *target;
+  for (const models::SuiteCase& c : suite.suite.cases) {
+    const std::string id = models::case_id(suite, c, backend_name);
+    if (!wanted.count(id)) continue;
+    emit("START " + id + "\n");
+    const reports::CaseResult result =
+        target ? models::run_model_case(suite, c, backend_name, target.get(), "", fallback, packages)
+               : models::run_model_case(suite, c, backend_name, nullptr, backend_name + " unavailable: " + why,
+                                        *cpu, packages);
+    emit("RESULT " + reports::dump_json(nlohmann::json(result)) + "\n");
+  }
+  return 0;
+}
+
 }  // namespace
 
 int run_worker(const Selection& selection, const std::string& op_name, const std::string& backend_name) {
   Selection one = selection;
   one.op = op_name;
   Suite suite = load_suite(one);
-  LoadedOp& op = *suite.ops.at(0);
 
   std::set<std::string> wanted;
   for (std::string id; std::getline(std::cin, id);)
     if (!id.empty()) wanted.insert(id);
+  if (suite.ops.empty()) return run_model_worker(selection, *suite.model_suites.at(0), backend_name, wanted);
+  LoadedOp& op = *suite.ops.at(0);
 
   BackendContext be;
   std::string why;

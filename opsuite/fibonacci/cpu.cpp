@@ -4,7 +4,8 @@
 // The output length is the input's VALUE, which prepare() cannot see, so the
 // kernel uses the ABI's data-dependent shape path: prepare() writes dims
 // [-1], resolve_shapes() reads the host copy of n and writes [n], and execute()
-// checks that it was handed exactly [n] before writing.
+// checks that it was handed exactly [n] before writing. (A host that passes n
+// to prepare() anyway gets [n] from prepare; see there.)
 #include <array>
 #include <cstring>
 #include <new>
@@ -57,6 +58,14 @@ oprig_status prepare(oprig_kernel* kernel, const oprig_tensor* inputs, size_t nu
   if (!is_valid_input(inputs[0]) || !is_valid_output_type(outputs[0])) return OPRIG_STATUS_UNSUPPORTED;
   outputs[0].rank = 1;
   outputs[0].dims[0] = -1;  // known only from n's value: see resolve_shapes
+  // Outside the ABI (prepare's data is NULL there), some hosts hand prepare()
+  // a host pointer to n, as runtime/graph's executor does for outputs of
+  // unknown shape; on cpu that pointer is n itself, so answer [n] at once.
+  if (inputs[0].data != nullptr) {
+    const std::optional<uint64_t> n = read_length(inputs[0]);
+    if (!n) return OPRIG_STATUS_INVALID_ARGUMENT;
+    outputs[0].dims[0] = static_cast<int64_t>(*n);
+  }
   return OPRIG_STATUS_OK;
 }
 

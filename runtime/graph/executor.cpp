@@ -233,53 +233,87 @@ StepStatus run_while(Exec& x, Frame& f, const Step& s) {
   return StepStatus::kOk;
 }
 
-// A package op through the C ABI. prepare() runs when input shapes change,
-// or every run when an output's declared shape is not fully known (its shape
-// may depend on input values: the graph runtime then hands prepare() host
-// pointers to the input values). Host-memory backends (cpu, dsp) get host
-// pointers; device backends get their own buffers, uploaded and read back.
+// A package op through the C ABI. prepare() runs when input shapes change
+// (data pointers NULL, as the ABI says). An output dimension prepare() leaves
+// at -1 depends on input values: resolve_shapes() then runs before every
+// execute with host pointers to the inputs and gives the final dims.
+// Host-memory backends (cpu, dsp) get host pointers; device backends get
+// their own buffers, uploaded and read back.
 StepStatus run_package_op(Exec& x, Frame& f, const Step& s) {
   const PackageNode& node = x.impl.nodes[s.kernel_node];
   KernelInstance& ki = x.state.kernels[s.kernel_node];
   const Operation& op = *s.op;
-  bool reprepare = !ki.prepared || node.dynamic_output;
+  bool reprepare = !ki.prepared;
   for (size_t j = 0; j < op.inputs.size(); ++j) {
     const Value& v = f.values[op.inputs[j]];
     oprig_tensor& t = ki.in_desc[j];
     const Shape shape = v.present ? v.shape : Shape{};
     t.rank = shape.rank;
     std::copy(shape.dims, shape.dims + OPRIG_MAX_RANK, t.dims);
-    t.data = v.present ? v.data : nullptr;
+    t.data = nullptr;
     t.offset = 0;
     t.bytes = v.present ? v.bytes : 0;
     if (!(ki.prepared_inputs[j] == shape)) reprepare = true;
   }
-  if (reprepare) {
-    for (oprig_tensor& t : ki.out_desc) {
-      t.rank = 0;
-      std::fill(t.dims, t.dims + OPRIG_MAX_RANK, 0);
+  auto reset_outputs = [&] {
+    for (size_t j = 0; j < ki.out_desc.size(); ++j) {
+      oprig_tensor& t = ki.out_desc[j];
+      t.rank = ki.out_shapes[j].rank;
+      std::copy(ki.out_shapes[j].dims, ki.out_shapes[j].dims + OPRIG_MAX_RANK, t.dims);
       t.data = nullptr;
+      t.offset = 0;
       t.bytes = 0;
     }
+  };
+  if (reprepare) {
+    for (Shape& out : ki.out_shapes) out = Shape{};
+    reset_outputs();
     const oprig_status st = ki.impl->prepare(ki.kernel, ki.in_desc.data(), ki.in_desc.size(), ki.out_desc.data(),
                                              ki.out_desc.size());
     if (st != OPRIG_STATUS_OK) {
       ki.prepared = false;
       return step_error(x, f, s, "prepare() returned " + status_name(st));
     }
+    ki.data_dependent = false;
     for (size_t j = 0; j < op.outputs.size(); ++j) {
       if (ki.out_desc[j].rank > OPRIG_MAX_RANK) return step_error(x, f, s, "prepare() set a rank over 8");
       Shape& out = ki.out_shapes[j];
       out.rank = ki.out_desc[j].rank;
       std::copy(ki.out_desc[j].dims, ki.out_desc[j].dims + OPRIG_MAX_RANK, out.dims);
+      for (uint32_t d = 0; d < out.rank; ++d) ki.data_dependent |= out.dims[d] < 0;
     }
+    if (ki.data_dependent && ki.impl->resolve_shapes == nullptr)
+      return step_error(x, f, s, "prepare() left a dimension at -1 but the kernel has no resolve_shapes()");
     for (size_t j = 0; j < op.inputs.size(); ++j)
       ki.prepared_inputs[j] = f.values[op.inputs[j]].present ? f.values[op.inputs[j]].shape : Shape{};
     ki.prepared = true;
   }
+  for (size_t j = 0; j < op.inputs.size(); ++j) {
+    const Value& v = f.values[op.inputs[j]];
+    ki.in_desc[j].data = v.present ? v.data : nullptr;  // host values: what cpu/dsp execute and resolve_shapes read
+  }
+  const Shape* out_shapes = ki.out_shapes.data();
+  if (ki.data_dependent) {
+    reset_outputs();
+    const oprig_status st = ki.impl->resolve_shapes(ki.kernel, ki.in_desc.data(), ki.in_desc.size(),
+                                                    ki.out_desc.data(), ki.out_desc.size());
+    if (st != OPRIG_STATUS_OK) return step_error(x, f, s, "resolve_shapes() returned " + status_name(st));
+    ki.resolved_shapes.resize(op.outputs.size());
+    for (size_t j = 0; j < op.outputs.size(); ++j) {
+      Shape& out = ki.resolved_shapes[j];
+      out.rank = ki.out_desc[j].rank;
+      if (out.rank > OPRIG_MAX_RANK) return step_error(x, f, s, "resolve_shapes() set a rank over 8");
+      std::copy(ki.out_desc[j].dims, ki.out_desc[j].dims + OPRIG_MAX_RANK, out.dims);
+      for (uint32_t d = 0; d < out.rank; ++d)
+        if (out.dims[d] < 0) return step_error(x, f, s, "resolve_shapes() left a dimension unresolved");
+    }
+    out_shapes = ki.resolved_shapes.data();
+  }
   for (size_t j = 0; j < op.outputs.size(); ++j) {
-    Value* y = make_output(x, f, s, j, ki.out_shapes[j]);
+    Value* y = make_output(x, f, s, j, out_shapes[j]);
     if (y == nullptr) return StepStatus::kError;
+    ki.out_desc[j].rank = out_shapes[j].rank;
+    std::copy(out_shapes[j].dims, out_shapes[j].dims + OPRIG_MAX_RANK, ki.out_desc[j].dims);
     ki.out_desc[j].data = y->data;
     ki.out_desc[j].offset = 0;
     ki.out_desc[j].bytes = y->bytes;

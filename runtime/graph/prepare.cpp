@@ -42,8 +42,9 @@ class Preparer {
 
  private:
   // Can the target run this package op? Probes create() and prepare() with
-  // the declared types (unknown dimensions as 1), so "no kernel for this
-  // dtype" is found here rather than in the middle of an execution.
+  // the declared types (unknown dimensions as 1, data NULL as in every
+  // prepare), so "no kernel for this dtype" is found here rather than in the
+  // middle of an execution.
   bool node_supported(Backend& backend, uint32_t s, uint32_t o, std::string* why) {
     const Subgraph& g = p_.model.subgraphs[s];
     const Operation& op = g.operations[o];
@@ -67,7 +68,6 @@ class Preparer {
       return false;
     }
     std::vector<oprig_tensor> in, out;
-    std::vector<std::vector<std::byte>> scratch;
     for (uint32_t k : op.inputs) {
       const Operand& d = g.operands[k];
       oprig_tensor t = declared_tensor(d);
@@ -78,14 +78,7 @@ class Preparer {
       const std::vector<int64_t> dims = d.dims ? *d.dims : std::vector<int64_t>{1};
       t.rank = static_cast<uint32_t>(dims.size());
       for (size_t i = 0; i < dims.size(); ++i) t.dims[i] = dims[i] == 0 ? 1 : dims[i];
-      const size_t bytes = shape_rules::element_count(std::vector<int64_t>(t.dims, t.dims + t.rank)) * dtype_size(d.dtype);
-      if (d.lifetime == Lifetime::kConstant) {
-        t.data = const_cast<std::byte*>(d.value.data());
-      } else {
-        scratch.emplace_back(bytes);  // zeros stand in for data-dependent shape inference
-        t.data = scratch.back().data();
-      }
-      t.bytes = bytes;
+      t.bytes = shape_rules::element_count(std::vector<int64_t>(t.dims, t.dims + t.rank)) * dtype_size(d.dtype);
       in.push_back(t);
     }
     for (uint32_t k : op.outputs) out.push_back(declared_tensor(g.operands[k]));
@@ -213,8 +206,6 @@ class Preparer {
     std::string why;
     node.impl = op.package->implementation(backend.kind(), &why);
     node.params = params_of(op);
-    for (uint32_t k : op.outputs)
-      if (!p_.model.subgraphs[p_.plans[plan].subgraph].operands[k].fully_known_shape()) node.dynamic_output = true;
     p_.nodes.push_back(std::move(node));
     return static_cast<uint32_t>(p_.nodes.size() - 1);
   }
@@ -313,6 +304,8 @@ KernelInstance::KernelInstance(KernelInstance&& other) noexcept
       in_desc(std::move(other.in_desc)),
       out_desc(std::move(other.out_desc)),
       out_shapes(std::move(other.out_shapes)),
+      data_dependent(other.data_dependent),
+      resolved_shapes(std::move(other.resolved_shapes)),
       in_buf(std::move(other.in_buf)),
       out_buf(std::move(other.out_buf)) {
   other.kernel = nullptr;

@@ -83,7 +83,6 @@ struct PackageNode {
   bool host_memory = true;  // cpu and dsp take host pointers; others get device buffers
   const oprig_implementation_v1* impl = nullptr;
   std::vector<oprig_param> params;  // point into op->params
-  bool dynamic_output = false;      // some output's shape is not known at prepare: prepare every run
 };
 
 struct KernelInstance {
@@ -92,7 +91,9 @@ struct KernelInstance {
   bool prepared = false;
   std::vector<Shape> prepared_inputs;
   std::vector<oprig_tensor> in_desc, out_desc;
-  std::vector<Shape> out_shapes;
+  std::vector<Shape> out_shapes;       // from prepare(); -1 = data dependent
+  bool data_dependent = false;         // some out_shapes dim is -1: resolve_shapes() before every execute
+  std::vector<Shape> resolved_shapes;  // from the last resolve_shapes()
   std::vector<std::unique_ptr<DeviceBuffer>> in_buf, out_buf;
   KernelInstance() = default;
   KernelInstance(KernelInstance&& other) noexcept;

@@ -140,3 +140,28 @@ TEST_F(FibonacciSequence, PrepareRefusesWrongTypes) {
 }
 
 }  // namespace
+
+namespace {
+
+// Hosts that hand prepare() a host pointer to n (runtime/graph's executor
+// does, for outputs of unknown shape) get the length from prepare itself.
+TEST_F(FibonacciSequence, PrepareGivenAHostValueResolvesTheLength) {
+  const oprig_backend_context ctx = oprig::test::cpu_context();
+  oprig_kernel* kernel = nullptr;
+  ASSERT_EQ(cpu_->create(&ctx, "Fibonacci", nullptr, 0, &kernel), OPRIG_STATUS_OK);
+  float n = 12.0f;
+  oprig_tensor src{}, dst{};
+  src.dtype = dst.dtype = OPRIG_DTYPE_FLOAT_32;
+  src.rank = 1;
+  src.dims[0] = 1;
+  src.data = &n;
+  src.bytes = sizeof n;
+  ASSERT_EQ(cpu_->prepare(kernel, &src, 1, &dst, 1), OPRIG_STATUS_OK);
+  EXPECT_EQ(dst.rank, 1u);
+  EXPECT_EQ(dst.dims[0], 12);
+  n = -3.0f;
+  EXPECT_EQ(cpu_->prepare(kernel, &src, 1, &dst, 1), OPRIG_STATUS_INVALID_ARGUMENT);
+  cpu_->destroy(kernel);
+}
+
+}  // namespace

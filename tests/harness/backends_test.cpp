@@ -22,8 +22,11 @@ TEST_F(OprigCliTest, BackendsListsAllFour) {
   std::vector<std::string> names;
   for (const nlohmann::json& b : list) names.push_back(b.at("name"));
   EXPECT_THAT(names, ::testing::UnorderedElementsAre("cpu", "opencl", "vulkan", "dsp"));
-  for (const nlohmann::json& b : list)
-    if (b.at("name") == "cpu" || b.at("name") == "dsp") EXPECT_TRUE(b.at("available")) << b.at("name");
+  for (const nlohmann::json& b : list) {
+    if (b.at("name") == "cpu" || b.at("name") == "dsp") {
+      EXPECT_TRUE(b.at("available")) << b.at("name");
+    }
+  }
 }
 
 // Runs the bundled Atan on `backend` with `env` hiding its driver: every case

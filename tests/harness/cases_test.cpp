@@ -100,8 +100,9 @@ TEST_F(AtanCases, SameGoldenIdGivesSameSeedParamsAndInputsOnEveryBackend) {
     const Case& first = *it->second;
     EXPECT_EQ(c.seed, first.seed) << c.id;
     EXPECT_EQ(c.params, first.params) << c.id;
-    if (c.element_count() <= 4096)
+    if (c.element_count() <= 4096) {
       EXPECT_EQ(make_inputs(c, plan_, 1)[0].bytes, make_inputs(first, plan_, 1)[0].bytes) << c.id;
+    }
   }
   // The float cases really are shared by cpu, opencl and vulkan.
   EXPECT_EQ(backends_by_golden.at("f32__7__uniform__p1"), (std::set<std::string>{"cpu", "opencl", "vulkan"}));

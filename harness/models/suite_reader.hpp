@@ -5,12 +5,13 @@
 #include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
 #include "graph/prepared_model.hpp"
 
-namespace oprig::test {
+namespace oprig::harness::models {
 
 struct Tolerance {
   enum class Kind { kExact, kUlp, kLsb } kind = Kind::kExact;
@@ -55,7 +56,11 @@ struct Suite {
   std::vector<std::string> package_files;  // registration library file names
 };
 
+// gtest prints parameters with this instead of their bytes.
+inline void PrintTo(const SuiteCase& c, std::ostream* os) { *os << c.name(); }
+inline void PrintTo(const BadModel& b, std::ostream* os) { *os << b.id; }
+
 // Throws std::runtime_error naming the file and the problem.
 Suite read_suite(const std::filesystem::path& path);
 
-}  // namespace oprig::test
+}  // namespace oprig::harness::models

@@ -1,4 +1,4 @@
-#include "suite_reader.hpp"
+#include "models/suite_reader.hpp"
 
 #include <cstring>
 #include <fstream>
@@ -8,7 +8,7 @@
 #include "core/dtype.hpp"
 #include "core/npy.hpp"
 
-namespace oprig::test {
+namespace oprig::harness::models {
 namespace {
 
 using Json = nlohmann::json;
@@ -137,4 +137,4 @@ Suite read_suite(const std::filesystem::path& path) {
   return suite;
 }
 
-}  // namespace oprig::test
+}  // namespace oprig::harness::models
