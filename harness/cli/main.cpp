@@ -1,5 +1,6 @@
 // oprig: conformance and benchmarking rig for custom neural-network operators.
 #include <CLI/CLI.hpp>
+#include <csignal>
 #include <iostream>
 
 #include "cli/backends_command.hpp"
@@ -21,6 +22,9 @@ const std::string& invoked_command_line() { return g_command_line; }
 }  // namespace oprig::cli
 
 int main(int argc, char** argv) {
+  // A worker that dies before reading its case list must not take oprig down
+  // with SIGPIPE: the write fails with EPIPE and the death is reported instead.
+  std::signal(SIGPIPE, SIG_IGN);
   for (int i = 0; i < argc; ++i) oprig::cli::g_command_line += (i ? " " : "") + std::string(argv[i]);
   CLI::App app{
       "oprig " OPRIG_VERSION " - conformance and benchmarking rig for custom NN operators.\n"

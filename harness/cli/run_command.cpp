@@ -1,5 +1,6 @@
 #include "cli/run_command.hpp"
 
+#include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -43,6 +44,11 @@ int run(const RunFlags& flags, const std::string& command_line) {
     order.push_back(record.id);
     g.cases.push_back(std::move(record));
   };
+  if (flags.case_timeout_s != RunFlags{}.case_timeout_s) {
+    char timeout[32];
+    std::snprintf(timeout, sizeof timeout, " --case-timeout %g", flags.case_timeout_s);
+    for (const auto& op : suite.ops) op->context.repro_prefix += timeout;
+  }
   for (const auto& op : suite.ops) {
     for (const std::string& backend : selection.backends) {
       harness::CaseGroup g{op->plan.op, backend, {}};

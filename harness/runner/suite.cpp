@@ -116,8 +116,10 @@ Suite load_suite(const Selection& selection) {
     } catch (const std::exception& e) {
       throw InputError(plan_file.string() + ": /tolerance: " + e.what());
     }
-    std::string prefix = "oprig run --spec " + quote_if_needed(op->spec_path.string());
-    for (const auto& p : selection.packages) prefix += " --package " + quote_if_needed(p.string());
+    // Absolute paths: the repro line works from any directory.
+    std::string prefix = "oprig run --spec " + quote_if_needed(std::filesystem::absolute(op->spec_path).string());
+    for (const auto& p : selection.packages)
+      prefix += " --package " + quote_if_needed(std::filesystem::absolute(p).string());
     op->context.repro_prefix = prefix;
     suite.ops.push_back(std::move(op));
   }

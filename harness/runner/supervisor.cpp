@@ -34,11 +34,17 @@ struct Worker {
   int protocol_fd = -1;
   std::string buffer;
   std::string current;  // id of the case between START and RESULT
-  Clock::time_point current_started;
+  Clock::time_point last_progress;  // spawn, or the last START/RESULT line
   std::map<std::string, bool> done;
   std::filesystem::path log;
   bool killed_for_timeout = false;
 };
+
+std::string seconds_text(double s) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g s", s);
+  return text;
+}
 
 std::string signal_text(int sig) {
   const char* name = strsignal(sig);
@@ -72,6 +78,7 @@ void spawn(Worker& w, const Selection& selection, const SupervisorOptions& optio
   if (rc != 0) throw std::runtime_error(std::string("cannot start a worker: ") + strerror(rc));
   w.protocol_fd = proto[0];
   w.begin = w.job.next;
+  w.last_progress = Clock::now();
   // The id list is small (tens of kilobytes at most) and fits the pipe buffer.
   std::string list;
   for (size_t i = w.begin; i < w.job.group->cases.size(); ++i) list += w.job.group->cases[i].id + "\n";
@@ -138,15 +145,26 @@ std::vector<reports::CaseResult> run_groups(const Selection& selection, const st
         w.buffer.erase(0, nl + 1);
         if (line.rfind("START ", 0) == 0) {
           w.current = line.substr(6);
-          w.current_started = Clock::now();
+          w.last_progress = Clock::now();
         } else if (line.rfind("RESULT ", 0) == 0) {
           reports::CaseResult r = nlohmann::json::parse(line.substr(7)).get<reports::CaseResult>();
           w.done[r.id] = true;
           w.current.clear();
+          w.last_progress = Clock::now();
+          // The parent's record is the source of truth for the repro line: it
+          // knows every flag of this invocation (the worker does not).
+          for (const reports::CaseResult& planned : w.job.group->cases)
+            if (planned.id == r.id) r.repro = planned.repro;
           record(r);
         }
       }
-      if (!eof && !w.current.empty() && Clock::now() - w.current_started > timeout && !w.killed_for_timeout) {
+      // No progress for a whole case timeout: the case in progress is stuck,
+      // or, before the first START, the worker itself (a driver hanging at
+      // start-up); then the next case is charged with the TIMEOUT.
+      if (!eof && Clock::now() - w.last_progress > timeout && !w.killed_for_timeout) {
+        if (w.current.empty())
+          for (size_t k = w.begin; k < w.job.group->cases.size() && w.current.empty(); ++k)
+            if (!w.done.count(w.job.group->cases[k].id)) w.current = w.job.group->cases[k].id;
         kill(w.pid, SIGKILL);
         w.killed_for_timeout = true;
       }
@@ -164,8 +182,8 @@ std::vector<reports::CaseResult> run_groups(const Selection& selection, const st
         if (cases[k].id == w.current) {
           if (w.killed_for_timeout) {
             record(lost_case(cases[k], Verdict::kTimeout,
-                             "no result after " + std::to_string(options.case_timeout_s) +
-                                 " s; worker killed (log: " + w.log.string() + ")"));
+                             "no result after " + seconds_text(options.case_timeout_s) +
+                                 "; worker killed (log: " + w.log.string() + ")"));
           } else {
             const std::string how = WIFSIGNALED(status) ? signal_text(WTERMSIG(status))
                                                         : "exit code " + std::to_string(WEXITSTATUS(status));

@@ -2,15 +2,11 @@
 // widened to fp32, computed, and rounded back). The AVX2+FMA path handles 8
 // elements per step; tails go through the same vector code on a padded copy,
 // so every element of a tensor gets bitwise the same arithmetic. The work is
-// split over the backend's threads with cpu_parallel_for; fp32 outputs larger
-// than half the last-level cache are written with non-temporal stores.
+// split over the backend's threads with cpu_parallel_for.
 #include <immintrin.h>
-
-#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
-#include <cstdint>
 #include <cstring>
 #include <new>
 
@@ -98,23 +94,6 @@ __attribute__((target("avx2,fma"))) void atan_f32_avx2(const float* src, float* 
   }
 }
 
-// The same with non-temporal stores, for outputs too large to stay cached:
-// the store then skips the read-for-ownership of each output line, which is
-// a third of the memory traffic of an elementwise op. The unaligned head and
-// the tail go through atan_f32_avx2, so every element gets the same bits.
-__attribute__((target("avx2,fma"))) void atan_f32_avx2_stream(const float* src, float* dst, size_t n,
-                                                              float offset) {
-  const auto misalignment = reinterpret_cast<uintptr_t>(dst) % 32;
-  if (misalignment % sizeof(float) != 0) return atan_f32_avx2(src, dst, n, offset);
-  const size_t head = std::min(n, (32 - misalignment) % 32 / sizeof(float));
-  atan_f32_avx2(src, dst, head, offset);
-  const __m256 off = _mm256_set1_ps(offset);
-  size_t i = head;
-  for (; i + 8 <= n; i += 8) _mm256_stream_ps(dst + i, atan8(_mm256_loadu_ps(src + i), off));
-  atan_f32_avx2(src + i, dst + i, n - i, offset);
-  _mm_sfence();  // the streamed lines are visible before the pool reports the chunk done
-}
-
 __attribute__((target("avx2,fma,f16c"), always_inline)) inline void atan8_f16(const uint16_t* src, uint16_t* dst,
                                                                            __m256 off) {
   const __m256 x = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(src)));
@@ -148,7 +127,6 @@ struct Chunk {
   void* dst;
   float offset;
   oprig_dtype dtype;
-  bool stream;  // fp32 output bypasses the caches (see streaming_threshold_bytes)
 };
 
 void run_chunk(void* arg, size_t begin, size_t end) {
@@ -158,8 +136,7 @@ void run_chunk(void* arg, size_t begin, size_t end) {
     const float* src = static_cast<const float*>(c.src) + begin;
     float* dst = static_cast<float*>(c.dst) + begin;
 #if defined(__x86_64__)
-    if (have_avx2()) return c.stream ? atan_f32_avx2_stream(src, dst, n, c.offset)
-                                     : atan_f32_avx2(src, dst, n, c.offset);
+    if (have_avx2()) return atan_f32_avx2(src, dst, n, c.offset);
 #endif
     for (size_t i = 0; i < n; ++i) dst[i] = atan_scalar(src[i], c.offset);
   } else {
@@ -170,17 +147,6 @@ void run_chunk(void* arg, size_t begin, size_t end) {
 #endif
     for (size_t i = 0; i < n; ++i) dst[i] = float_to_half(atan_scalar(half_to_float(src[i]), c.offset));
   }
-}
-
-// Outputs above half the last-level cache are streamed: input and output
-// together cannot stay cached for the next op anyway. Queried once; 32 MiB
-// where the C library cannot tell.
-size_t streaming_threshold_bytes() {
-  static const size_t bytes = [] {
-    const long llc = sysconf(_SC_LEVEL3_CACHE_SIZE);
-    return (llc > 0 ? static_cast<size_t>(llc) : size_t{32} << 20) / 2;
-  }();
-  return bytes;
 }
 
 oprig_status create(const oprig_backend_context* ctx, const oprig_param* params,
@@ -215,9 +181,7 @@ oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   if (num_inputs != 1 || num_outputs != 1) return OPRIG_STATUS_INVALID_ARGUMENT;
   auto* kernel = from_handle<AtanCpuKernel>(handle);
   if (kernel->count == 0) return OPRIG_STATUS_OK;
-  const bool stream = kernel->dtype == OPRIG_DTYPE_FLOAT_32 &&
-                      kernel->count * sizeof(float) > streaming_threshold_bytes();
-  Chunk chunk{inputs[0].data, outputs[0].data, kernel->offset, kernel->dtype, stream};
+  Chunk chunk{inputs[0].data, outputs[0].data, kernel->offset, kernel->dtype};
   // 64 Ki elements per chunk at least: below that a thread hand-off costs more
   // than it saves.
   kernel->ctx->cpu_parallel_for(kernel->ctx->cpu_pool, kernel->count, size_t{1} << 16, run_chunk,

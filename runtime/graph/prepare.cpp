@@ -10,8 +10,7 @@
 namespace oprig::graph {
 namespace {
 
-constexpr size_t kAlignment = 64;
-size_t align_up(size_t n) { return (n + kAlignment - 1) / kAlignment * kAlignment; }
+size_t align_up(size_t n) { return (n + kArenaAlignment - 1) / kArenaAlignment * kArenaAlignment; }
 
 bool host_memory_backend(const Backend& b) {
   return b.kind() == OPRIG_BACKEND_CPU || b.kind() == OPRIG_BACKEND_DSP;
@@ -325,7 +324,7 @@ std::unique_ptr<ExecutionState> PreparedImpl::make_state() const {
     f.values.resize(plan.operands.size());
     f.dynamic.resize(plan.operands.size());
     f.loops.resize(plan.steps.size());
-    f.arena.reset(new (std::align_val_t{kAlignment}) std::byte[std::max<size_t>(plan.arena_bytes, 1)]);
+    f.arena.reset(new (std::align_val_t{kArenaAlignment}) std::byte[std::max<size_t>(plan.arena_bytes, 1)]);
     for (size_t k = 0; k < plan.operands.size(); ++k) {
       const OperandInfo& info = plan.operands[k];
       Value& v = f.values[k];

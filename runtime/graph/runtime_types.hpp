@@ -107,10 +107,15 @@ struct LoopSlot {
   Value value;
 };
 
+inline constexpr size_t kArenaAlignment = 64;
+struct ArenaDelete {
+  void operator()(std::byte* p) const { ::operator delete[](p, std::align_val_t{kArenaAlignment}); }
+};
+
 struct Frame {
   const Plan* plan = nullptr;
   std::vector<Value> values;
-  std::unique_ptr<std::byte[]> arena;
+  std::unique_ptr<std::byte[], ArenaDelete> arena;
   std::vector<std::vector<std::byte>> dynamic;  // per operand, kDynamic only
   std::vector<std::vector<LoopSlot>> loops;     // per step, WHILE only
 };

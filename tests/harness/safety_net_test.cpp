@@ -33,6 +33,9 @@ const Fault kFaults[] = {
     {"lazy", OPRIG_TEST_PACKAGE_LAZY, "FAILED", "unwritten", "5", 1000},
 };
 
+// gtest prints a failing parameter with this instead of its bytes.
+void PrintTo(const Fault& fault, std::ostream* os) { *os << fault.name; }
+
 class FaultyPackage : public OprigCliTest, public ::testing::WithParamInterface<Fault> {};
 
 TEST_P(FaultyPackage, FaultsBecomeVerdictsAndTheRunGoesOn) {
@@ -57,7 +60,7 @@ TEST_P(FaultyPackage, FaultsBecomeVerdictsAndTheRunGoesOn) {
     EXPECT_EQ(c.at("backend"), "cpu");
     if (element_count(c) == 7) {
       ++faulty;
-      EXPECT_EQ(c.at("verdict"), fault.verdict) << id << ": " << c.at("message");
+      EXPECT_EQ(c.at("verdict"), std::string(fault.verdict)) << id << ": " << c.at("message");
       EXPECT_THAT(c.at("message").get<std::string>(), HasSubstr(fault.message_part)) << id;
     } else {
       EXPECT_EQ(c.at("verdict"), "PASSED") << id << ": " << c.at("message");
@@ -73,16 +76,16 @@ TEST_P(FaultyPackage, FaultsBecomeVerdictsAndTheRunGoesOn) {
     const std::string id = c->at("id"), repro_line = c->at("repro");
     EXPECT_THAT(repro_line, HasSubstr("--case " + id));
     EXPECT_THAT(repro_line, HasSubstr(fault.package));
+    EXPECT_THAT(repro_line, HasSubstr(std::string("--case-timeout ") + fault.case_timeout));
     if (checked++ >= fault.repro_checks) continue;
-    const OprigRun again = repro(repro_line + " --case-timeout " + fault.case_timeout, "repro_" + id,
-                                 let_signals_through());
+    const OprigRun again = repro(repro_line, "repro_" + id, let_signals_through());
     EXPECT_EQ(again.process.exit_code, 1) << repro_line << "\n" << again.process.err;
     ASSERT_TRUE(again.results.is_object()) << repro_line << "\n" << again.process.err;
     ASSERT_EQ(again.cases().size(), 1u) << repro_line;
     const nlohmann::json& one = again.cases()[0];
     EXPECT_EQ(one.at("id"), id);
     EXPECT_EQ(one.at("seed"), c->at("seed"));
-    EXPECT_EQ(one.at("verdict"), fault.verdict);
+    EXPECT_EQ(one.at("verdict"), std::string(fault.verdict));
     EXPECT_THAT(one.at("message").get<std::string>(), HasSubstr(fault.message_part));
   }
 }

@@ -46,7 +46,9 @@ TEST_P(AtanCpuSizes, OneAndTwoThreadsAgreeBitwiseAndWithin3Ulp) {
   ASSERT_TRUE(run2.ok()) << "2 threads: " << run2.step << " status " << run2.status << " guards " << run2.guards_intact;
   ASSERT_EQ(y1.size(), n);
   ASSERT_EQ(y2.size(), n);
-  EXPECT_EQ(std::memcmp(y1.data(), y2.data(), n * sizeof(float)), 0);
+  if (n > 0) {
+    EXPECT_EQ(std::memcmp(y1.data(), y2.data(), n * sizeof(float)), 0);  // memcmp: NaN bits too
+  }
   size_t bad = 0;
   for (size_t i = 0; i < n; ++i) {
     if (ulp_error_f32(y1[i], std::atan(static_cast<double>(x[i]) + offset)) > 3.0 && bad++ < 5)
@@ -65,13 +67,14 @@ TEST_P(AtanCpuSizes, HalfOneAndTwoThreadsAgreeBitwise) {
   ASSERT_TRUE(run_atan_f16(one_thread, x, -1.0f, y1).ok());
   ASSERT_TRUE(run_atan_f16(two_threads, x, -1.0f, y2).ok());
   ASSERT_EQ(y1.size(), n);
-  EXPECT_EQ(std::memcmp(y1.data(), y2.data(), n * sizeof(uint16_t)), 0);
+  if (n > 0) {
+    EXPECT_EQ(std::memcmp(y1.data(), y2.data(), n * sizeof(uint16_t)), 0);
+  }
 }
 
 // 65537 and 131075 split over two threads at an element that is not a
 // multiple of the 8-lane vector width, so both chunks end in a tail.
-// 2^24 + 3 (128 MiB in and out) is above the size from which the kernel
-// streams its fp32 output past the caches, with a misaligned chunk start.
+// 2^24 + 3 (128 MiB in and out) is larger than any last-level cache.
 INSTANTIATE_TEST_SUITE_P(Sizes, AtanCpuSizes,
                          ::testing::Values(size_t{0}, size_t{1}, size_t{7}, size_t{8}, size_t{9}, size_t{65537},
                                            size_t{131075}, size_t{1} << 20,

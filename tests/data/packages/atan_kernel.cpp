@@ -60,9 +60,9 @@ void write_atan(const void* in, size_t from, void* out, size_t to, oprig_dtype d
 // the point is a real SIGSEGV, not a sanitizer report about one.
 __attribute__((no_sanitize("address", "undefined"), noinline)) void die_as_configured() {
   if constexpr (kFault == Fault::kSegfault) {
-    // volatile: the compiler cannot prove the pointer null, so it emits a
-    // real store (no trap instruction, no SIGILL).
-    float* volatile target = nullptr;
+    // Both volatile: the compiler can neither prove the pointer null (no
+    // trap instruction, no SIGILL) nor drop the store as dead.
+    volatile float* volatile target = nullptr;
     *target = 1.0f;
   } else if constexpr (kFault == Fault::kAbort) {
     std::abort();
