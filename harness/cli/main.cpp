@@ -7,6 +7,7 @@
 #include "cli/bench_command.hpp"
 #include "cli/golden_command.hpp"
 #include "cli/main_context.hpp"
+#include "cli/model_command.hpp"
 #include "cli/report_command.hpp"
 #include "cli/run_command.hpp"
 #include "cli/spec_command.hpp"
@@ -39,6 +40,7 @@ int main(int argc, char** argv) {
   oprig::cli::add_spec_command(app, &exit_code);
   oprig::cli::add_golden_command(app, &exit_code);
   oprig::cli::add_report_command(app, &exit_code);
+  oprig::cli::add_model_command(app, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
