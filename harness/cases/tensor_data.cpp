@@ -83,7 +83,7 @@ double edge_value(const std::string& name, oprig_dtype dtype) {
   const bool half = dtype == OPRIG_DTYPE_FLOAT_16;
   const bool negative = !name.empty() && name[0] == '-';
   const std::string base = (!name.empty() && (name[0] == '-' || name[0] == '+')) ? name.substr(1) : name;
-  double v;
+  double v = 0.0;
   if (base == "0") v = 0.0;
   else if (base == "inf") v = std::numeric_limits<double>::infinity();
   else if (base == "nan") v = std::numeric_limits<double>::quiet_NaN();
