@@ -3,6 +3,7 @@
 // own code (results.json is parsed as plain JSON).
 #pragma once
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -19,6 +20,9 @@ namespace oprig_test {
 inline const std::filesystem::path kSourceDir = OPRIG_SOURCE_DIR;
 inline const std::filesystem::path kAtanSpec = kSourceDir / "opsuite" / "atan" / "atan.xml";
 inline const std::filesystem::path kAtanPlan = kSourceDir / "opsuite" / "atan" / "plan.json";
+// Case ids are lower-case words joined by underscores, so they survive shells and file names.
+// gtest's POSIX regex rather than std::regex: GCC 12's <regex> trips -Wmaybe-uninitialized under ASan.
+inline const auto kCaseIdText = ::testing::MatchesRegex("[a-z0-9_]+");
 
 struct OprigRun {
   ProcessResult process;
