@@ -282,7 +282,9 @@ std::string throughput_chart(const RunResults& results, const std::vector<std::s
   std::vector<Key> groups;
   std::map<Key, std::map<std::string, const CaseResult*>> best;
   for (const CaseResult& c : results.cases) {
-    if (!c.perf) continue;
+    // Model cases time a whole graph and count no elements: a throughput bar
+    // of zero would say nothing, so they stay in the table only.
+    if (!c.perf || c.perf->elements == 0) continue;
     Key key{c.op, c.dtype};
     if (best.find(key) == best.end()) groups.push_back(key);
     const CaseResult*& slot = best[key][c.backend];

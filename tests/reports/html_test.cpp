@@ -119,6 +119,23 @@ TEST_F(Html, PerfTableAndChart) {
   EXPECT_NE(page.find("1.05 Gelem/s"), std::string::npos);
 }
 
+TEST(HtmlModelCases, TimedInTheTableButKeptOutOfTheThroughputChart) {
+  RunResults results = make_sample_results();
+  CaseResult model = results.cases.front();
+  model.id = "controlflow__while_fibonacci__bound_100__cpu";
+  model.op = "controlflow";
+  model.dtype = "INT_32";
+  PerfStats p;
+  p.compute_ns_median = p.compute_ns_min = 2'000'000;  // 2 ms for the whole graph, no element count
+  model.perf = p;
+  results.cases.push_back(model);
+  const std::string page = render_html(results);
+  EXPECT_NE(page.find("<td>controlflow</td><td>" + model.backend + "</td><td>INT_32</td>"), std::string::npos);
+  EXPECT_NE(page.find("<td class=\"num\">2.00 ms</td>"), std::string::npos);
+  EXPECT_EQ(count_of(page, "<rect class=\"bar-"), 1u);  // the sample's one Atan bar, none for the model
+  EXPECT_EQ(page.find("controlflow \xC2\xB7 INT_32"), std::string::npos);
+}
+
 TEST(HtmlEmpty, EmptyRunRendersAndSaysSo) {
   const std::string page = render_html(RunResults{});
   EXPECT_NE(page.find("No cases in this run"), std::string::npos);
