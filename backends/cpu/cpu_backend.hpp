@@ -1,5 +1,7 @@
 #pragma once
 
+#include <optional>
+
 #include "backend.hpp"
 #include "cpu/host_buffer.hpp"
 #include "cpu/thread_pool.hpp"
@@ -13,6 +15,9 @@ class CpuBackend final : public Backend {
   // An explicit pool size (the calling thread counts as one), for benchmarks
   // and tests that compare thread counts in one process.
   explicit CpuBackend(unsigned threads);
+  // And an explicit vector ISA for kernels, never wider than the host's (tests
+  // compare the paths of a kernel in one process).
+  CpuBackend(unsigned threads, std::optional<oprig_cpu_isa> isa);
   oprig_backend_kind kind() const override { return OPRIG_BACKEND_CPU; }
   const DeviceInfo& info() const override { return info_; }
   const oprig_backend_context& context() const override { return context_; }

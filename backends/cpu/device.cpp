@@ -7,6 +7,7 @@
 
 #include "core/host_info.hpp"
 #include "cpu/cpu_backend.hpp"
+#include "cpu/cpu_isa.hpp"
 
 namespace oprig {
 namespace {
@@ -24,15 +25,19 @@ unsigned configured_threads() {
 
 CpuBackend::CpuBackend() : CpuBackend(configured_threads()) {}
 
-CpuBackend::CpuBackend(unsigned threads) : pool_(threads) {
+CpuBackend::CpuBackend(unsigned threads) : CpuBackend(threads, std::nullopt) {}
+
+CpuBackend::CpuBackend(unsigned threads, std::optional<oprig_cpu_isa> isa) : pool_(threads) {
+  std::string isa_note;
+  const oprig_cpu_isa kernel_isa = effective_cpu_isa(isa, &isa_note);
   info_.backend = "cpu";
   info_.available = true;
   info_.device_name = host_cpu_model() + " (" + std::to_string(pool_.threads()) + " threads)";
   info_.vendor = "host";
   info_.driver_version = "Eigen " + std::to_string(EIGEN_WORLD_VERSION) + "." +
                          std::to_string(EIGEN_MAJOR_VERSION) + "." +
-                         std::to_string(EIGEN_MINOR_VERSION) + " thread pool" +
-                         (host_has_avx2_fma() ? ", AVX2+FMA" : "");
+                         std::to_string(EIGEN_MINOR_VERSION) + " thread pool, " +
+                         cpu_isa_name(kernel_isa) + (isa_note.empty() ? "" : " (" + isa_note + ")");
   info_.api_version = "oprig cpu";
   info_.dtypes = {OPRIG_DTYPE_FLOAT_32, OPRIG_DTYPE_FLOAT_16, OPRIG_DTYPE_INT_8,
                   OPRIG_DTYPE_INT_16,   OPRIG_DTYPE_INT_32,   OPRIG_DTYPE_UINT_8,
@@ -45,6 +50,7 @@ CpuBackend::CpuBackend(unsigned threads) : pool_(threads) {
   context_.cpu_pool = &pool_;
   context_.cpu_parallel_for = &CpuThreadPool::parallel_for_abi;
   context_.cpu_threads = pool_.threads();
+  context_.cpu_isa = kernel_isa;
 }
 
 std::unique_ptr<DeviceBuffer> CpuBackend::allocate(size_t bytes) {

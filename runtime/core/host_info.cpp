@@ -46,12 +46,4 @@ std::string host_name() {
   return name;
 }
 
-bool host_has_avx2_fma() {
-#if defined(__x86_64__) || defined(__i386__)
-  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-#else
-  return false;
-#endif
-}
-
 }  // namespace oprig

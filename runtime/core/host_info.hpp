@@ -9,6 +9,5 @@ std::string host_cpu_model();   // "AMD EPYC 7B13" from /proc/cpuinfo, or "unkno
 unsigned host_cpu_count();      // logical CPUs usable by this process
 std::string host_os();          // "Linux 6.1.0-... x86_64"
 std::string host_name();
-bool host_has_avx2_fma();       // runtime check, for kernels with an AVX2 path
 
 }  // namespace oprig

@@ -3,10 +3,8 @@
 // pattern, ~44M inputs, so every binade and both signs are hit many times)
 // for several offsets, and next to the range-reduction thresholds where the
 // kernel switches formula.
-//
-// Not covered: the kernel's scalar fallback (taken only on a cpu without
-// AVX2+FMA+F16C) cannot be selected through the package ABI, so its agreement
-// with the AVX2 path is not tested here.
+// This runs the host's widest path; isa_paths_test.cpp holds the others to
+// the same bounds.
 #include <gtest/gtest.h>
 
 #include <bit>

@@ -88,6 +88,13 @@ typedef enum oprig_backend_kind {
 
 #define OPRIG_BACKEND_BIT(kind) (1u << (uint32_t)(kind))
 
+/* x86 vector extensions a cpu kernel may use, narrowest first. */
+typedef enum oprig_cpu_isa {
+  OPRIG_CPU_ISA_SCALAR = 0, /* the architecture's baseline (SSE2 on x86-64) */
+  OPRIG_CPU_ISA_AVX2 = 1,   /* AVX2 + FMA + F16C */
+  OPRIG_CPU_ISA_AVX512 = 2  /* AVX2 + AVX-512 F, DQ, BW, VL */
+} oprig_cpu_isa;
+
 /* A tensor as the host hands it to a kernel. The meaning of `data` depends on
  * the backend: cpu and dsp — a host pointer to the first element (offset is 0);
  * opencl — a cl_mem holding exactly this tensor (offset is 0);
@@ -128,6 +135,10 @@ typedef struct oprig_backend_context {
                            void (*fn)(void* arg, size_t begin, size_t end),
                            void* arg);
   uint32_t cpu_threads;
+  /* cpu: the widest extension kernels may use (oprig_cpu_isa): the host's,
+   * or lower when the user caps it (OPRIG_CPU_ISA=scalar|avx2|avx512) to see
+   * what a smaller machine computes. A kernel must not use wider ones. */
+  uint32_t cpu_isa;
 
   /* opencl: the host's context, device and in-order queue (profiling on). */
   void* cl_context;   /* cl_context */
