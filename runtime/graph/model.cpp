@@ -71,17 +71,18 @@ std::optional<Lifetime> lifetime_from_name(std::string_view name) {
 }
 
 std::string Location::text() const {
-  std::string out;
-  if (!file.empty()) out += file + ":" + (line > 0 ? std::to_string(line) + ":" : "");
+  std::string parts;
   auto add = [&](const char* what, int index) {
     if (index < 0) return;
-    if (!out.empty()) out += " ";
-    out += what + std::to_string(index);
+    if (!parts.empty()) parts += " ";
+    parts += what + std::to_string(index);
   };
   add("subgraph ", subgraph);
   add("operation ", operation);
   add("operand ", operand);
-  return out;
+  if (file.empty()) return parts;
+  const std::string head = line > 0 ? file + ":" + std::to_string(line) : file;
+  return parts.empty() ? head : head + ": " + parts;
 }
 
 ModelError::ModelError(Location where, const std::string& reason)

@@ -28,12 +28,12 @@ TEST_P(Validation, ReportsLocationAndReason) {
 INSTANTIATE_TEST_SUITE_P(
     BadModels, Validation,
     ::testing::Values(
-        BadModel{"malformed.json", {"malformed.json:7:", "malformed JSON"}},
+        BadModel{"malformed.json", {"malformed.json:7: malformed JSON"}},
         BadModel{"dangling_operand.json",
                  {"dangling_operand.json:9:", "subgraph 0 operation 0 operand 7", "does not exist"}},
         BadModel{"cycle_direct.json", {"subgraph 1 operand 1", "references itself directly", "1 -> 1"}},
         BadModel{"cycle_indirect.json", {"subgraph 2 operand 1", "references itself indirectly", "1 -> 2 -> 1"}},
-        BadModel{"missing_package.json", {"missing_package.json:3:", "com.example.missing", "is not loaded"}},
+        BadModel{"missing_package.json", {"missing_package.json:3: ", "com.example.missing", "is not loaded"}},
         BadModel{"type_mismatch.json", {"subgraph 0 operation 0 operand 1", "same type", "FLOAT_32"}},
         BadModel{"if_condition_type.json",
                  {"subgraph 0 operation 0 operand 0", "IF condition (input 0) must be BOOL_8 [1], is INT_32 [1]"}},
