@@ -9,7 +9,6 @@
 //                           Backend::execute: the fixed cost of a call.
 // Compare BM_AtanCpu with BM_AddConstant (reference_add.cpp) from the same run.
 #include <benchmark/benchmark.h>
-#include <dlfcn.h>
 
 #include <cmath>
 #include <cstdlib>
@@ -22,29 +21,12 @@
 #include "backend.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "oprig/oprig_package.h"
-
-#ifndef OPRIG_OPSUITE_CPU_LIB
-#define OPRIG_OPSUITE_CPU_LIB "liboprig_opsuite_cpu.so"
-#endif
+#include "opsuite_implementation.hpp"
 
 namespace {
 
 constexpr size_t kElements = size_t{1} << 24;
 constexpr float kOffset = 0.5f;
-
-const oprig_implementation_v1* cpu_implementation(std::string* why) {
-  std::string path = OPRIG_OPSUITE_CPU_LIB;
-  if (const char* dir = std::getenv("OPRIG_OPSUITE_DIR")) path = std::string(dir) + "/liboprig_opsuite_cpu.so";
-  void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);  // kept for the process
-  if (library == nullptr) {
-    *why = dlerror();
-    return nullptr;
-  }
-  auto query = reinterpret_cast<oprig_implementation_query_fn>(dlsym(library, OPRIG_IMPLEMENTATION_QUERY_SYMBOL));
-  const oprig_implementation_v1* impl = query != nullptr ? query(OPRIG_BACKEND_CPU, OPRIG_ABI_VERSION) : nullptr;
-  if (impl == nullptr) *why = path + " has no cpu implementation";
-  return impl;
-}
 
 // One backend with its own pool size, a prepared kernel and resident
 // tensors; made on first use and kept, so repetitions measure execute only.
@@ -58,7 +40,7 @@ struct AtanCpuSession {
 
   AtanCpuSession(unsigned threads, size_t n) {
     backend = std::make_unique<oprig::CpuBackend>(threads);
-    impl = cpu_implementation(&error);
+    impl = oprig::bench::opsuite_implementation(OPRIG_BACKEND_CPU, &error);
     if (impl == nullptr) return;
     const oprig_param param{"offset", OPRIG_DTYPE_FLOAT_32, 1, &kOffset};
     if (impl->create(&backend->context(), "Atan", &param, 1, &kernel) != OPRIG_STATUS_OK) {

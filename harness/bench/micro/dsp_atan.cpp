@@ -4,11 +4,7 @@
 //            cost_model.md) at the nominal clock;
 //   the time columns and host_sim_elem_per_s — host time of the simulator
 //            itself (how long simulating took on this CPU), NOT DSP time.
-// Build needs: link oprig_backend_dsp and ${CMAKE_DL_LIBS}; define
-// OPRIG_OPSUITE_DSP_LIB="$<TARGET_FILE:oprig_opsuite_dsp>" (otherwise the
-// dynamic loader's search path is used).
 #include <benchmark/benchmark.h>
-#include <dlfcn.h>
 
 #include <cmath>
 #include <memory>
@@ -17,29 +13,17 @@
 #include <vector>
 
 #include "factories.hpp"
-
-#ifndef OPRIG_OPSUITE_DSP_LIB
-#define OPRIG_OPSUITE_DSP_LIB "liboprig_opsuite_dsp.so"
-#endif
+#include "opsuite_implementation.hpp"
 
 namespace {
 
 void BM_AtanDsp(benchmark::State& state) {
   const auto n = static_cast<size_t>(state.range(0));
-  void* library = dlopen(OPRIG_OPSUITE_DSP_LIB, RTLD_NOW | RTLD_LOCAL);
-  if (library == nullptr) {
-    state.SkipWithError(dlerror());
-    return;
-  }
-  auto query = reinterpret_cast<oprig_implementation_query_fn>(
-      dlsym(library, OPRIG_IMPLEMENTATION_QUERY_SYMBOL));
-  const oprig_implementation_v1* impl =
-      query != nullptr ? query(OPRIG_BACKEND_DSP, OPRIG_ABI_VERSION) : nullptr;
   std::string why;
-  std::unique_ptr<oprig::Backend> backend = oprig::create_dsp_backend(&why);
-  if (impl == nullptr || backend == nullptr) {
-    state.SkipWithError("no dsp implementation or backend");
-    dlclose(library);
+  const oprig_implementation_v1* impl = oprig::bench::opsuite_implementation(OPRIG_BACKEND_DSP, &why);
+  std::unique_ptr<oprig::Backend> backend = impl != nullptr ? oprig::create_dsp_backend(&why) : nullptr;
+  if (backend == nullptr) {
+    state.SkipWithError(("no dsp Atan: " + why).c_str());
     return;
   }
 
@@ -82,11 +66,7 @@ void BM_AtanDsp(benchmark::State& state) {
     state.SetLabel("time columns = host time of the simulator; sim_* = simulated HVX @ " +
                    std::to_string(static_cast<uint64_t>(clock_hz / 1e6)) + " MHz");
   }
-  impl->destroy(kernel);
-  dst.reset();
-  src.reset();
-  backend.reset();
-  dlclose(library);
+  if (kernel != nullptr) impl->destroy(kernel);
 }
 
 BENCHMARK(BM_AtanDsp)->Arg(1 << 20)->Unit(benchmark::kMillisecond)->UseRealTime();

@@ -3,11 +3,7 @@
 // harness runs it. Iteration time is device time from profiling events
 // (UseManualTime); the wall time of the whole execute (enqueue, wait, event
 // queries) is reported beside it as the wall_ms counter.
-//
-// The kernel comes from liboprig_opsuite_opencl.so: $OPRIG_OPSUITE_DIR/ when set,
-// else the path the build defines (OPRIG_OPSUITE_OPENCL_LIB), else the loader's path.
 #include <benchmark/benchmark.h>
-#include <dlfcn.h>
 
 #include <chrono>
 #include <cstdlib>
@@ -21,28 +17,9 @@
 #include "backend.hpp"
 #include "core/half.hpp"
 #include "oprig/oprig_package.h"
+#include "opsuite_implementation.hpp"
 
 namespace {
-
-const oprig_implementation_v1* load_opencl_implementation(std::string* why) {
-  std::string path = "liboprig_opsuite_opencl.so";
-#if defined(OPRIG_OPSUITE_OPENCL_LIB)
-  path = OPRIG_OPSUITE_OPENCL_LIB;
-#endif
-  if (const char* dir = std::getenv("OPRIG_OPSUITE_DIR"))
-    path = std::string(dir) + "/liboprig_opsuite_opencl.so";
-  void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);  // kept for the process
-  if (library == nullptr) {
-    *why = dlerror();
-    return nullptr;
-  }
-  auto query = reinterpret_cast<oprig_implementation_query_fn>(
-      dlsym(library, OPRIG_IMPLEMENTATION_QUERY_SYMBOL));
-  const oprig_implementation_v1* impl =
-      query != nullptr ? query(OPRIG_BACKEND_OPENCL, OPRIG_ABI_VERSION) : nullptr;
-  if (impl == nullptr) *why = path + " has no opencl implementation";
-  return impl;
-}
 
 // Backend, kernel and resident tensors, made once per (dtype, size) and kept
 // for the process: Google Benchmark calls the function several times, and a
@@ -70,7 +47,7 @@ AtanSession& session(oprig_dtype dtype, size_t n) {
 
   s.backend = oprig::create_backend("opencl", &s.error);
   if (s.backend == nullptr) return s;
-  s.impl = load_opencl_implementation(&s.error);
+  s.impl = oprig::bench::opsuite_implementation(OPRIG_BACKEND_OPENCL, &s.error);
   if (s.impl == nullptr) return s;
   const float offset = 0.5f;
   const oprig_param param{"offset", OPRIG_DTYPE_FLOAT_32, 1, &offset};

@@ -5,11 +5,7 @@
 // host's view of one whole execute (record, submit, fence wait). Sizes: 16M
 // elements (throughput) and 4096 (what one dispatch costs when there is
 // almost no work).
-//
-// The kernel library: OPRIG_OPSUITE_VULKAN_LIB (defined by the build), else
-// $OPRIG_OPSUITE_DIR/liboprig_opsuite_vulkan.so, else the loader's search path.
 #include <benchmark/benchmark.h>
-#include <dlfcn.h>
 
 #include <chrono>
 #include <cstdlib>
@@ -24,32 +20,9 @@
 #include "backend.hpp"
 #include "core/half.hpp"
 #include "oprig/oprig_package.h"
+#include "opsuite_implementation.hpp"
 
 namespace {
-
-std::string vulkan_library_path() {
-#if defined(OPRIG_OPSUITE_VULKAN_LIB)
-  return OPRIG_OPSUITE_VULKAN_LIB;
-#else
-  if (const char* dir = std::getenv("OPRIG_OPSUITE_DIR")) return std::string(dir) + "/liboprig_opsuite_vulkan.so";
-  return "liboprig_opsuite_vulkan.so";
-#endif
-}
-
-const oprig_implementation_v1* vulkan_implementation(std::string* why) {
-  const std::string path = vulkan_library_path();
-  void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);  // stays loaded for the process
-  if (library == nullptr) {
-    *why = dlerror();
-    return nullptr;
-  }
-  auto query = reinterpret_cast<oprig_implementation_query_fn>(
-      dlsym(library, OPRIG_IMPLEMENTATION_QUERY_SYMBOL));
-  const oprig_implementation_v1* impl =
-      query == nullptr ? nullptr : query(OPRIG_BACKEND_VULKAN, OPRIG_ABI_VERSION);
-  if (impl == nullptr) *why = path + ": no vulkan implementation";
-  return impl;
-}
 
 // Everything one (dtype, size) needs, built on first use and kept: Google
 // Benchmark calls the function once per repetition, and lavapipe compiles a
@@ -78,7 +51,7 @@ VulkanAtanFixture& fixture(oprig_dtype dtype, size_t count) {
 
   f.backend = oprig::create_backend("vulkan", &f.error);
   if (!f.backend) return f;
-  f.impl = vulkan_implementation(&f.error);
+  f.impl = oprig::bench::opsuite_implementation(OPRIG_BACKEND_VULKAN, &f.error);
   if (f.impl == nullptr) return f;
   const float offset = 0.25f;
   const oprig_param param{"offset", OPRIG_DTYPE_FLOAT_32, 1, &offset};
