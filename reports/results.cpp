@@ -225,6 +225,7 @@ void read_struct(const json& j, const std::string& path, PerfStats& p) {
   r.optional("d2h_ns", p.d2h_ns);
   r.optional("sim_cycles", p.sim_cycles);
   r.optional("elements", p.elements);
+  r.optional("loop_iterations", p.loop_iterations);
   r.optional("bytes", p.bytes);
   r.optional("gelem_per_s", p.gelem_per_s);
   r.optional("gbytes_per_s", p.gbytes_per_s);
@@ -335,6 +336,7 @@ void to_json(json& j, const PerfStats& p) {
            {"d2h_ns", number_to_json(p.d2h_ns)},
            {"sim_cycles", p.sim_cycles},
            {"elements", p.elements},
+           {"loop_iterations", p.loop_iterations},
            {"bytes", p.bytes},
            {"gelem_per_s", number_to_json(p.gelem_per_s)},
            {"gbytes_per_s", number_to_json(p.gbytes_per_s)}};

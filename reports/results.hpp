@@ -49,7 +49,8 @@ struct PerfStats {
   std::vector<double> compute_ns_samples;
   double create_ns = 0, prepare_ns = 0, h2d_ns = 0, d2h_ns = 0;
   uint64_t sim_cycles = 0;  // DSP simulator cycles; 0 elsewhere
-  uint64_t elements = 0;
+  uint64_t elements = 0;        // output elements of one op execution; 0 for model cases
+  uint64_t loop_iterations = 0; // model cases: WHILE body runs, all loops together
   uint64_t bytes = 0;  // bytes read + written by one execution
   double gelem_per_s = 0, gbytes_per_s = 0;
   bool operator==(const PerfStats&) const = default;

@@ -132,7 +132,7 @@ reports::CaseResult run_model_case(const LoadedModelSuite& s, const SuiteCase& c
   reports::PerfStats perf;
   perf.compute_ns_median = perf.compute_ns_min = static_cast<double>(result.elapsed.count());
   perf.compute_ns_samples = {perf.compute_ns_median};
-  perf.elements = result.loop_iterations;
+  perf.loop_iterations = result.loop_iterations;
   r.perf = perf;
   const auto wall = std::chrono::duration_cast<std::chrono::milliseconds>(result.elapsed);
   const std::string where = placement.empty() ? "" : " [placement: " + placement + "]";

@@ -127,11 +127,15 @@ TEST(HtmlModelCases, TimedInTheTableButKeptOutOfTheThroughputChart) {
   model.dtype = "INT_32";
   PerfStats p;
   p.compute_ns_median = p.compute_ns_min = 2'000'000;  // 2 ms for the whole graph, no element count
+  p.loop_iterations = 101;
   model.perf = p;
   results.cases.push_back(model);
   const std::string page = render_html(results);
   EXPECT_NE(page.find("<td>controlflow</td><td>" + model.backend + "</td><td>INT_32</td>"), std::string::npos);
-  EXPECT_NE(page.find("<td class=\"num\">2.00 ms</td>"), std::string::npos);
+  EXPECT_NE(page.find("<td class=\"num\">2.00 ms</td><td class=\"num\">2.00 ms</td><td class=\"num\">&mdash;</td>"
+                      "<td class=\"num\">&mdash;</td><td>host</td><td class=\"num\">&mdash;</td>"
+                      "<td class=\"num\">101</td></tr>"),
+            std::string::npos);
   EXPECT_EQ(count_of(page, "<rect class=\"bar-"), 1u);  // the sample's one Atan bar, none for the model
   EXPECT_EQ(page.find("controlflow \xC2\xB7 INT_32"), std::string::npos);
 }

@@ -76,7 +76,7 @@ TEST(ResultsJson, SchemaFieldsPresent) {
   EXPECT_EQ(failed.at("stats").at("first_mismatches").size(), 2u);
   const json& perf = j.at("cases").at(1).at("perf");
   for (const char* key : {"device_timer", "compute_ns_median", "compute_ns_min", "compute_ns_samples", "create_ns",
-                          "prepare_ns", "h2d_ns", "d2h_ns", "sim_cycles", "elements", "bytes", "gelem_per_s",
+                          "prepare_ns", "h2d_ns", "d2h_ns", "sim_cycles", "elements", "loop_iterations", "bytes", "gelem_per_s",
                           "gbytes_per_s"})
     EXPECT_TRUE(perf.contains(key)) << key;
   // The derived summary: 6 cases, FAILED and CRASH fail the run.
