@@ -319,11 +319,12 @@ std::string perf_section(const RunResults& results) {
   out += "<table class=\"perf\" id=\"perf-table\"><thead><tr><th>op</th><th>backend</th><th>dtype</th>"
          "<th>shape</th><th class=\"num\">median compute</th><th class=\"num\">min</th>"
          "<th class=\"num\">Gelem/s</th><th class=\"num\">GB/s</th><th>timer</th>"
-         "<th class=\"num\">sim cycles</th><th class=\"num\">loop iterations</th></tr></thead><tbody>\n";
+         "<th class=\"num\">sim cycles</th><th class=\"num\">iterations</th></tr></thead><tbody>\n";
   for (size_t i = 0; i < measured.size() && i < kMaxPerfRows; ++i) {
     const CaseResult& c = *measured[i];
     const PerfStats& p = *c.perf;
-    // A model case times a whole graph: no element rate, its loop count instead.
+    // Rates need elements (a model case or an empty tensor has none); a model
+    // case shows how many WHILE iterations its time covers instead.
     const bool per_element = p.elements > 0;
     const std::string dash = "&mdash;";
     out += "<tr><td>" + html_escape(c.op) + "</td><td>" + html_escape(c.backend) + "</td><td>" +
@@ -334,7 +335,7 @@ std::string perf_section(const RunResults& results) {
            (per_element ? format_number(p.gbytes_per_s, 3) : dash) + "</td><td>" +
            (p.device_timer ? "device" : "host") + "</td><td class=\"num\">" +
            (p.sim_cycles ? std::to_string(p.sim_cycles) : dash) + "</td><td class=\"num\">" +
-           (per_element ? dash : std::to_string(p.loop_iterations)) + "</td></tr>\n";
+           (p.loop_iterations ? std::to_string(p.loop_iterations) : dash) + "</td></tr>\n";
   }
   out += "</tbody></table>\n";
   if (measured.size() > kMaxPerfRows)
