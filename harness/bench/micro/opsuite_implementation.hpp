@@ -1,8 +1,7 @@
-// The bundled opsuite's implementation part for one backend, loaded through
-// the package ABI exactly as the harness loads it. The library is the one the
-// build produced (OPRIG_OPSUITE_<BACKEND>_LIB), or, when OPRIG_PACKAGE names a
-// registration library elsewhere (an installed layout, another machine), its
-// sibling liboprig_opsuite_<backend>.so.
+// The bundled opsuite's implementation part for one backend, loaded by the
+// package loader exactly as the harness loads it: the registration library
+// from the build, or from $OPRIG_PACKAGE (an installed layout, another
+// machine), and its implementation libraries beside it.
 #pragma once
 
 #include <string>
@@ -11,8 +10,8 @@
 
 namespace oprig::bench {
 
-// Loaded once per backend and kept for the process; nullptr with *why set
-// when the library or its implementation is missing.
+// The package is loaded once and kept for the process; nullptr with *why set
+// when it or the backend's implementation cannot be loaded.
 const oprig_implementation_v1* opsuite_implementation(oprig_backend_kind kind, std::string* why);
 
 }  // namespace oprig::bench
