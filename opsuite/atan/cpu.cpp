@@ -27,7 +27,6 @@ namespace ap = atan_poly;
 
 struct AtanCpuKernel : KernelBase {
   const oprig_backend_context* ctx = nullptr;
-  oprig_cpu_isa isa = OPRIG_CPU_ISA_SCALAR;
   float offset = 0.0f;
   oprig_dtype dtype = OPRIG_DTYPE_FLOAT_32;
   size_t count = 0;
@@ -215,7 +214,6 @@ oprig_status create(const oprig_backend_context* ctx, const oprig_param* params,
   if (kernel == nullptr) return OPRIG_STATUS_OUT_OF_MEMORY;
   kernel->ops = &oprig_atan__cpu;
   kernel->ctx = ctx;
-  kernel->isa = static_cast<oprig_cpu_isa>(ctx->cpu_isa);
   kernel->offset = static_cast<float>(scalar_param(params, num_params, "offset").value_or(0.0));
   *out_kernel = to_handle(kernel);
   return OPRIG_STATUS_OK;
@@ -241,7 +239,8 @@ oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   if (num_inputs != 1 || num_outputs != 1) return OPRIG_STATUS_INVALID_ARGUMENT;
   auto* kernel = from_handle<AtanCpuKernel>(handle);
   if (kernel->count == 0) return OPRIG_STATUS_OK;
-  Chunk chunk{inputs[0].data, outputs[0].data, kernel->offset, kernel->dtype, kernel->isa};
+  Chunk chunk{inputs[0].data, outputs[0].data, kernel->offset, kernel->dtype,
+              static_cast<oprig_cpu_isa>(kernel->ctx->cpu_isa)};
   // 64 Ki elements per chunk at least: below that a thread hand-off costs more
   // than it saves.
   kernel->ctx->cpu_parallel_for(kernel->ctx->cpu_pool, kernel->count, size_t{1} << 16, run_chunk,
