@@ -1,6 +1,7 @@
 #include <array>
 
 #include "factories.hpp"
+#include "registry.hpp"
 
 namespace oprig {
 namespace {
@@ -61,18 +62,6 @@ DeviceInfo describe_backend(std::string_view name) {
   info.available = false;
   info.unavailable_reason = why;
   return info;
-}
-
-oprig_backend_kind backend_kind_from_name(std::string_view name) {
-  for (const Entry& e : kEntries)
-    if (e.name == name) return e.kind;
-  return static_cast<oprig_backend_kind>(0);
-}
-
-std::string_view backend_name(oprig_backend_kind kind) {
-  for (const Entry& e : kEntries)
-    if (e.kind == kind) return e.name;
-  return "unknown";
 }
 
 }  // namespace oprig

@@ -1,4 +1,5 @@
 #include "bench/op_bench.hpp"
+#include "registry.hpp"
 
 #include <benchmark/benchmark.h>
 

@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "backend.hpp"
+#include "registry.hpp"
 #include "core/dtype.hpp"
 
 namespace oprig::cli {

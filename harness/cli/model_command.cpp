@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "backend.hpp"
+#include "registry.hpp"
 #include "compare/comparator.hpp"
 #include "core/dtype.hpp"
 #include "core/half.hpp"

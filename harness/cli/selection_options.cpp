@@ -2,7 +2,7 @@
 
 #include <sstream>
 
-#include "backend.hpp"
+#include "registry.hpp"
 
 namespace oprig::cli {
 

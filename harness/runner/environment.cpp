@@ -2,7 +2,7 @@
 
 #include <ctime>
 
-#include "backend.hpp"
+#include "registry.hpp"
 #include "core/host_info.hpp"
 
 namespace oprig::harness {

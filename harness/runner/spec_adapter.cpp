@@ -2,7 +2,7 @@
 // defaults, tensor counts; and the check that a package agrees with its spec.
 #include <algorithm>
 
-#include "backend.hpp"
+#include "registry.hpp"
 #include "spec/load.hpp"
 #include "spec/resolve.hpp"
 #include "runner/suite.hpp"

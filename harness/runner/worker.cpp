@@ -6,7 +6,7 @@
 #include <set>
 #include <string>
 
-#include "backend.hpp"
+#include "registry.hpp"
 
 namespace oprig::harness {
 namespace {

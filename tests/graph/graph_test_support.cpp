@@ -1,4 +1,5 @@
 #include "graph_test_support.hpp"
+#include "registry.hpp"
 
 #include <map>
 #include <mutex>

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "backend.hpp"
+#include "registry.hpp"
 #include "oprig/oprig_package.h"
 
 namespace oprig::testing {

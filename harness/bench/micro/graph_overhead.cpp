@@ -14,7 +14,7 @@
 #include <memory>
 #include <string>
 
-#include "backend.hpp"
+#include "registry.hpp"
 #include "graph/package_library.hpp"
 #include "graph/prepared_model.hpp"
 

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "backend.hpp"
+#include "registry.hpp"
 #include "core/half.hpp"
 #include "oprig/oprig_package.h"
 #include "opsuite_implementation.hpp"

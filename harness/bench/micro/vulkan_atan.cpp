@@ -16,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-#include "backend.hpp"
+#include "registry.hpp"
 #include "core/half.hpp"
 #include "oprig/oprig_package.h"
 #include "opsuite_implementation.hpp"

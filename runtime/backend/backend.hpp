@@ -1,7 +1,9 @@
 // The one interface every backend implements. A backend owns a device: it
 // allocates real device memory, moves bytes, hands kernels its native handles
 // through the package ABI and times executions with the device's own clock
-// where it has one. backends/ holds device glue only; op code lives in opsuite/.
+// where it has one. The runtime (runtime/graph) uses it, so it lives here;
+// backends/ implements it (device glue only) and op code lives in opsuite/.
+// Creating a backend by name is backends/registry.hpp.
 #pragma once
 
 #include <cstddef>
@@ -70,14 +72,8 @@ class Backend {
                                ExecTiming& timing) = 0;
 };
 
-// The registry: every backend compiled in, by name, in a fixed order.
-// enumerate is cheap and starts nothing; create may fail with an explanation.
-std::vector<std::string> backend_names();
-// Returns nullptr and sets *why when the backend is unknown or its driver is absent.
-std::unique_ptr<Backend> create_backend(std::string_view name, std::string* why);
-// Probes a backend (creating it) and describes it, available or not.
-DeviceInfo describe_backend(std::string_view name);
+// Names of the backend kinds: "cpu", "opencl", "vulkan", "dsp".
 oprig_backend_kind backend_kind_from_name(std::string_view name);  // 0 cast when unknown
-std::string_view backend_name(oprig_backend_kind kind);
+std::string_view backend_name(oprig_backend_kind kind);            // "unknown" when unknown
 
 }  // namespace oprig
