@@ -50,6 +50,7 @@ json numbers_to_json(const std::vector<double>& values) {
 void read_struct(const json& j, const std::string& path, Mismatch& m);
 void read_struct(const json& j, const std::string& path, CompareStats& s);
 void read_struct(const json& j, const std::string& path, PerfStats& p);
+void read_struct(const json& j, const std::string& path, TensorRecord& t);
 void read_struct(const json& j, const std::string& path, CaseResult& c);
 void read_struct(const json& j, const std::string& path, BackendRecord& b);
 void read_struct(const json& j, const std::string& path, Environment& e);
@@ -74,6 +75,10 @@ void read_value(const json& j, const std::string& path, uint64_t& out) {
   if (j.is_number_unsigned()) {
     out = j.get<uint64_t>();
   } else if (j.is_number_integer()) {
+    if (j.get<int64_t>() >= 0) {
+      out = static_cast<uint64_t>(j.get<int64_t>());
+      return;
+    }
     fail(path, "expected a non-negative integer, got " + std::to_string(j.get<int64_t>()));
   } else {
     wrong_type(path, "a non-negative integer", j);
@@ -231,6 +236,35 @@ void read_struct(const json& j, const std::string& path, PerfStats& p) {
   r.optional("gbytes_per_s", p.gbytes_per_s);
 }
 
+void read_struct(const json& j, const std::string& path, TensorRecord& t) {
+  ObjectReader r(j, path);
+  r.required("name", t.name);
+  r.required("dtype", t.dtype);
+  r.optional("shape", t.shape);
+  r.optional("scale", t.scale);
+  r.optional("zero_point", t.zero_point);
+  r.optional("present", t.present);
+  r.optional("static", t.is_static);
+  r.optional("stats", t.stats);
+}
+
+// Seeds exceed 2^53: schema 2 writes them as decimal strings (jq and
+// JavaScript would round a number); schema 1 wrote numbers.
+void read_seed(const json& j, const std::string& path, uint64_t& out) {
+  if (j.is_string()) {
+    const std::string& s = j.get_ref<const std::string&>();
+    size_t used = 0;
+    try {
+      if (!s.empty() && s[0] != '-') out = std::stoull(s, &used, 10);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != s.size()) fail(path, "expected a decimal seed, got \"" + s + "\"");
+    return;
+  }
+  read_value(j, path, out);
+}
+
 void read_struct(const json& j, const std::string& path, CaseResult& c) {
   ObjectReader r(j, path);
   r.required("id", c.id);
@@ -244,7 +278,11 @@ void read_struct(const json& j, const std::string& path, CaseResult& c) {
   r.optional("params", c.params);
   if (!c.params.is_object() && !c.params.is_null()) wrong_type(child(path, "params"), "an object", c.params);
   if (c.params.is_null()) c.params = json::object();
-  r.optional("seed", c.seed);
+  r.optional("variant", c.variant);
+  if (j.contains("seed") && !j.at("seed").is_null()) read_seed(j.at("seed"), child(path, "seed"), c.seed);
+  r.optional("oracle", c.oracle);
+  r.optional("inputs", c.inputs);
+  r.optional("outputs", c.outputs);
   r.required("verdict", c.verdict);
   r.optional("message", c.message);
   r.optional("repro", c.repro);
@@ -342,6 +380,12 @@ void to_json(json& j, const PerfStats& p) {
            {"gbytes_per_s", number_to_json(p.gbytes_per_s)}};
 }
 
+void to_json(json& j, const TensorRecord& t) {
+  j = json{{"name", t.name},       {"dtype", t.dtype},     {"shape", t.shape},
+           {"scale", number_to_json(t.scale)}, {"zero_point", t.zero_point}, {"present", t.present},
+           {"static", t.is_static}, {"stats", t.stats ? json(*t.stats) : json(nullptr)}};
+}
+
 void to_json(json& j, const CaseResult& c) {
   j = json{{"id", c.id},
            {"golden_id", c.golden_id},
@@ -351,8 +395,12 @@ void to_json(json& j, const CaseResult& c) {
            {"dtype", c.dtype},
            {"shape", c.shape},
            {"fill", c.fill},
+           {"variant", c.variant},
            {"params", c.params.is_null() ? json::object() : c.params},
-           {"seed", c.seed},
+           {"seed", std::to_string(c.seed)},
+           {"oracle", c.oracle},
+           {"inputs", c.inputs},
+           {"outputs", c.outputs},
            {"verdict", std::string(verdict_name(c.verdict))},
            {"message", c.message},
            {"repro", c.repro},
@@ -393,6 +441,7 @@ void to_json(json& j, const RunResults& r) {
 void from_json(const json& j, Mismatch& m) { read_struct(j, "", m); }
 void from_json(const json& j, CompareStats& s) { read_struct(j, "", s); }
 void from_json(const json& j, PerfStats& p) { read_struct(j, "", p); }
+void from_json(const json& j, TensorRecord& t) { read_struct(j, "", t); }
 void from_json(const json& j, CaseResult& c) { read_struct(j, "", c); }
 void from_json(const json& j, BackendRecord& b) { read_struct(j, "", b); }
 void from_json(const json& j, Environment& e) { read_struct(j, "", e); }

@@ -18,7 +18,9 @@
 namespace oprig::reports {
 
 // Bumped whenever a field changes meaning or a required field is added.
-inline constexpr int kSchemaVersion = 1;
+// 2: per-tensor records (inputs, outputs with their own stats), variant,
+//    oracle; the seed is written as a decimal string (it exceeds 2^53).
+inline constexpr int kSchemaVersion = 2;
 
 // One element that failed the comparison. got/expected/ulp may be NaN or
 // infinite (edge-set inputs); JSON has no such numbers, so they are written as
@@ -56,18 +58,34 @@ struct PerfStats {
   bool operator==(const PerfStats&) const = default;
 };
 
+// One input or output tensor of a case. Outputs carry their own comparison.
+struct TensorRecord {
+  std::string name;   // the spec's tensor name
+  std::string dtype;  // canonical name, e.g. FLOAT_32
+  std::vector<int64_t> shape;
+  double scale = 0;   // quantisation (0: none)
+  int32_t zero_point = 0;
+  bool present = true;    // false: an optional input the case leaves out
+  bool is_static = false; // a static input (weights known when the graph is built)
+  std::optional<CompareStats> stats;  // outputs
+  bool operator==(const TensorRecord&) const = default;
+};
+
 struct CaseResult {
   std::string id;         // run id, e.g. atan__f32__1x3x5x7__uniform__p0__cpu
   std::string golden_id;  // the id without the backend, e.g. f32__1x3x5x7__uniform__p0
   std::string package, op, backend, dtype;
   std::vector<int64_t> shape;
   std::string fill;
+  std::string variant;  // p0, p1, relu_p0, lit, golden ...
   nlohmann::json params = nlohmann::json::object();
   uint64_t seed = 0;
+  std::string oracle;   // what judged the outputs: "reference" (fp64), "golden", ...
+  std::vector<TensorRecord> inputs, outputs;
   Verdict verdict = Verdict::kPassed;
   std::string message;  // why the verdict is what it is; empty for a plain pass
   std::string repro;    // one-line command that re-runs exactly this case
-  std::optional<CompareStats> stats;
+  std::optional<CompareStats> stats;  // the output that decided the verdict (the first one when all pass)
   std::optional<PerfStats> perf;
   double wall_ms = 0;
   bool operator==(const CaseResult&) const = default;
@@ -107,6 +125,7 @@ class ResultsFormatError : public std::runtime_error {
 void to_json(nlohmann::json& j, const Mismatch& m);
 void to_json(nlohmann::json& j, const CompareStats& s);
 void to_json(nlohmann::json& j, const PerfStats& p);
+void to_json(nlohmann::json& j, const TensorRecord& t);
 void to_json(nlohmann::json& j, const CaseResult& c);
 void to_json(nlohmann::json& j, const BackendRecord& b);
 void to_json(nlohmann::json& j, const Environment& e);
@@ -114,6 +133,7 @@ void to_json(nlohmann::json& j, const RunResults& r);
 void from_json(const nlohmann::json& j, Mismatch& m);
 void from_json(const nlohmann::json& j, CompareStats& s);
 void from_json(const nlohmann::json& j, PerfStats& p);
+void from_json(const nlohmann::json& j, TensorRecord& t);
 void from_json(const nlohmann::json& j, CaseResult& c);
 void from_json(const nlohmann::json& j, BackendRecord& b);
 void from_json(const nlohmann::json& j, Environment& e);

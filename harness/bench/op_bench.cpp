@@ -7,6 +7,7 @@
 #include <map>
 
 #include "cases/tensor_data.hpp"
+#include "runner/abi_params.hpp"
 #include "core/dtype.hpp"
 
 namespace oprig::harness {
@@ -16,12 +17,11 @@ struct Fixture {
   Backend* backend = nullptr;
   const oprig_implementation_v1* impl = nullptr;
   oprig_kernel* kernel = nullptr;
+  std::unique_ptr<AbiParams> params;
   std::vector<std::unique_ptr<DeviceBuffer>> buffers;
   std::vector<oprig_tensor> in, out;
   std::vector<double> samples_ns;
   uint64_t bytes = 0, elements = 0, sim_cycles = 0;
-  std::vector<float> param_values;
-  std::vector<oprig_param> params;
   ~Fixture() {
     if (kernel) impl->destroy(kernel);
   }
@@ -31,37 +31,39 @@ bool setup(Fixture& f, const Case& c, const LoadedOp& op, Backend& backend, cons
            std::string* why) {
   f.backend = &backend;
   f.impl = &impl;
-  for (const auto& [name, value] : c.params) f.param_values.push_back(static_cast<float>(value));
-  size_t i = 0;
-  for (const auto& [name, value] : c.params) f.params.push_back({name.c_str(), OPRIG_DTYPE_FLOAT_32, 1, &f.param_values[i++]});
-  if (impl.create(&backend.context(), c.op.c_str(), f.params.data(), f.params.size(), &f.kernel) != OPRIG_STATUS_OK) {
+  const std::vector<TensorData> inputs = make_inputs(c, op.plan);
+  const std::vector<Expected> expected = expected_outputs(c, op.context, inputs);
+  f.params = std::make_unique<AbiParams>(c.params, op.space);
+  if (impl.create(&backend.context(), c.op.c_str(), f.params->data(), f.params->size(), &f.kernel) != OPRIG_STATUS_OK) {
     *why = "create() failed";
     return false;
   }
-  const std::vector<TensorData> inputs = make_inputs(c, op.plan, op.context.num_inputs);
   for (const TensorData& t : inputs) f.in.push_back(describe_tensor(t));
-  oprig_tensor o{};
-  o.dtype = c.dtype;
-  if (c.quantized) {
-    o.scale = static_cast<float>(c.output_quant.at(0).scale);
-    o.zero_point = c.output_quant.at(0).zero_point;
+  for (const CaseTensor& t : c.outputs) {
+    oprig_tensor o{};
+    o.dtype = t.type.dtype;
+    o.scale = static_cast<float>(t.quant.scale);
+    o.zero_point = t.quant.zero_point;
+    f.out.push_back(o);
   }
-  f.out.push_back(o);
   if (impl.prepare(f.kernel, f.in.data(), f.in.size(), f.out.data(), f.out.size()) != OPRIG_STATUS_OK) {
     *why = "prepare() failed";
     return false;
   }
-  f.elements = c.element_count();
   for (size_t k = 0; k < inputs.size(); ++k) {
+    if (!inputs[k].present) continue;
     f.buffers.push_back(backend.allocate(inputs[k].bytes.size()));
     backend.write(*f.buffers.back(), inputs[k].bytes);
     f.buffers.back()->bind(f.in[k]);
     f.bytes += inputs[k].bytes.size();
   }
-  const size_t out_bytes = f.elements * dtype_size(c.dtype);
-  f.buffers.push_back(backend.allocate(out_bytes));
-  f.buffers.back()->bind(f.out[0]);
-  f.bytes += out_bytes;
+  for (size_t k = 0; k < expected.size(); ++k) {
+    const size_t out_bytes = expected[k].values.size() * dtype_size(c.outputs[k].type.dtype);
+    f.buffers.push_back(backend.allocate(out_bytes));
+    f.buffers.back()->bind(f.out[k]);
+    f.bytes += out_bytes;
+    f.elements += expected[k].values.size();
+  }
   return true;
 }
 
@@ -92,7 +94,8 @@ std::vector<reports::CaseResult> run_benchmarks(const Suite& suite, const Select
       for (const Case& c : generate_cases(op->space, bench_plan, {name})) {
         // One fill and the default params: the speed of a kernel does not
         // depend on which of the correctness fills it sees.
-        if (c.variant != "p0" || (c.fill != "uniform")) continue;
+        const std::string& first_fill = op->plan.fills.empty() ? std::string("uniform") : op->plan.fills.front().name;
+        if (!c.variant.ends_with("p0") || (c.fill != first_fill && c.fill != "uniform")) continue;
         BackendContext be{backend, name + " unavailable", op->package, impl, no_impl};
         reports::CaseResult r = execute_case(c, op->context, be);  // correctness first
         results.push_back(r);

@@ -1,6 +1,7 @@
 // An op's test plan (opsuite/<op>/plan.json): the harness knobs that are not
-// part of the vendor spec formats — shapes, fills, parameter sweeps,
-// quantisation of test tensors, tolerances with their reasons, golden cases.
+// part of the vendor spec formats — shapes, fills, parameter sweeps, type
+// combinations, quantisation of test tensors, tolerances with their reasons,
+// golden cases, bench shapes. harness/README.md documents every key.
 #pragma once
 
 #include <filesystem>
@@ -13,17 +14,59 @@
 
 namespace oprig::harness {
 
+// How the elements of one input are made.
+struct FillSpec {
+  // "uniform": values in [low, high] (integers in it for integer types;
+  //            random codes over the whole range for quantised types);
+  // "small_int": integers in [low, high] with a share `zero_share` of zeros,
+  //            exact in every float type, so sums do not cancel (benchdnn);
+  // "edge": the symbolic `edge_values` in turn ("+0", "nan", "max", "1.5");
+  // "all_codes": every code of a quantised type in turn;
+  // "constant": every element `value`;
+  // "distinct": a random permutation of evenly spaced values in [low, high]
+  //            (no two equal: no ties for sorts and arg-max);
+  // "ties": values from only `levels` distinct ones in [low, high];
+  // "boxes": boxes [y1, x1, y2, x2] (last dim 4) with corners in [low, high]
+  //            and y1 <= y2, x1 <= x2; `value` > 0 makes that share identical
+  //            to the box before.
+  std::string kind;
+  double low = 0, high = 0;
+  double zero_share = 0;
+  double value = 0;
+  int levels = 4;
+  bool exclude_zero = false;  // uniform: never 0 (divisors)
+  std::vector<std::string> edge_values;
+};
+
+struct ShapeEntry;
+
 struct Fill {
   std::string name;
-  std::string kind;  // "uniform", "edge", "all_codes"
-  double low = 0, high = 0;
-  std::vector<std::string> edge_values;  // symbolic: "+0", "nan", "denorm_min", "max", "1", ...
+  FillSpec all;                               // inputs without their own
+  std::map<std::string, FillSpec> by_input;   // by the spec's input name
+  std::vector<ShapeEntry> shapes;             // non-empty: only these shapes for this fill
+  const FillSpec& for_input(const std::string& input_name) const;
+};
+
+// The shapes of one case. `inputs` has one entry per input the case passes
+// (Repeated inputs may appear several times); nullopt leaves an optional
+// input out. A plain array in plan.json (`[1, 3, 5, 7]`) gives that shape to
+// every mandatory input and leaves optional ones out.
+struct ShapeEntry {
+  std::string name;  // for ids; empty: derived from the shapes
+  std::vector<std::optional<std::vector<int64_t>>> inputs;
+  bool every_input = false;     // the plain-array form
+  nlohmann::json params = nlohmann::json::object();  // fixed parameters of this entry
+  int num_outputs = -1;         // a Repeated output: how many; -1: one per output def
 };
 
 struct ParamSweep {
   std::string name;
+  std::vector<nlohmann::json> values;  // one variant per value
+  bool every_enum_value = false;       // "values": "all": every Enumeration value of the spec
   double random_low = 0, random_high = 0;
-  int random_count = 0;  // random values besides the spec default
+  int random_count = 0;                // random values besides the spec default
+  bool integer = false;                // random values rounded to integers
 };
 
 struct Quantization {
@@ -31,11 +74,20 @@ struct Quantization {
   int32_t zero_point = 0;
 };
 
+struct TypeCombination {
+  std::vector<std::string> inputs, outputs;  // spec data type names per tensor def
+};
+
+struct GoldenLiteralTensor {
+  std::vector<int64_t> shape;
+  std::vector<double> values;
+};
+
 struct GoldenLiteral {
   std::string name;
-  std::string dtype;  // canonical dtype name
-  std::vector<std::vector<double>> inputs;
-  std::map<std::string, double> params;
+  std::string dtype;  // canonical name of the driving type
+  std::vector<std::optional<GoldenLiteralTensor>> inputs;
+  nlohmann::json params = nlohmann::json::object();
 };
 
 struct TestPlan {
@@ -43,20 +95,23 @@ struct TestPlan {
   std::filesystem::path dir;   // its folder (the op folder)
   std::string op;
   std::string spec;            // spec file name, relative to dir
-  std::vector<std::vector<int64_t>> shapes;
-  std::vector<Fill> fills;            // for float dtypes
-  std::vector<Fill> quantized_fills;  // for quantised dtypes (uniform fills also apply)
+  std::vector<ShapeEntry> shapes;
+  std::vector<Fill> fills;            // for float and plain integer types
+  std::vector<Fill> quantized_fills;  // for quantised types (a fill named "uniform" also applies)
   std::vector<ParamSweep> params;
-  std::vector<Quantization> input_quantization, output_quantization;
-  nlohmann::json tolerance;  // per canonical dtype name; parsed by harness/compare
+  std::vector<TypeCombination> types;  // empty: derived from the spec
+  std::vector<Quantization> input_quantization, output_quantization;  // by index; the last repeats
+  nlohmann::json tolerance;  // by data type name or output name; parsed by harness/compare
   size_t golden_max_elements = 4096;
   std::vector<GoldenLiteral> golden_literals;
-  std::vector<std::vector<int64_t>> bench_shapes;
+  std::vector<ShapeEntry> bench_shapes;
   int bench_repetitions = 9;
+  bool derived = false;  // made from the spec alone (no plan.json)
 };
 
 // Throws std::runtime_error "<file>: <json path>: what is wrong".
 TestPlan load_plan(const std::filesystem::path& plan_json);
+TestPlan parse_plan(const nlohmann::json& j, const std::filesystem::path& file);
 
 // Every opsuite/<op>/plan.json under `suite_dir`, sorted by folder name.
 std::vector<std::filesystem::path> find_plans(const std::filesystem::path& suite_dir);

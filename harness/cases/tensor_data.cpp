@@ -1,13 +1,17 @@
 #include "cases/tensor_data.hpp"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <numeric>
 #include <stdexcept>
 
 #include "cases/rng.hpp"
 #include "core/dtype.hpp"
 #include "core/half.hpp"
+#include "core/npy.hpp"
 
 namespace oprig::harness {
 namespace {
@@ -24,19 +28,127 @@ CodeRange code_range(oprig_dtype dtype) {
     case OPRIG_DTYPE_INT_16: return {-32768, 32767};
     case OPRIG_DTYPE_INT_32: return {-2147483648.0, 2147483647.0};
     case OPRIG_DTYPE_UINT_32: return {0, 4294967295.0};
+    case OPRIG_DTYPE_INT_64: return {-9223372036854775808.0, 9223372036854774784.0};
+    case OPRIG_DTYPE_UINT_64: return {0, 18446744073709549568.0};
     case OPRIG_DTYPE_BOOL_8: return {0, 1};
     default: throw std::runtime_error("no integer code range for " + std::string(dtype_name(dtype)));
   }
 }
 
+bool is_float(oprig_dtype dtype) { return dtype_is_float(dtype); }
+
 double max_finite(oprig_dtype dtype) {
-  return dtype == OPRIG_DTYPE_FLOAT_16 ? 65504.0 : std::numeric_limits<float>::max();
+  if (dtype == OPRIG_DTYPE_FLOAT_16) return 65504.0;
+  if (dtype == OPRIG_DTYPE_FLOAT_64) return std::numeric_limits<double>::max();
+  return std::numeric_limits<float>::max();
 }
 
-// Rounds a double to the value the float dtype stores.
+// One fill generator for one tensor; elements in stored form (codes for
+// integer and quantised types, values for floats).
+class ElementMaker {
+ public:
+  ElementMaker(const FillSpec& fill, const TensorData& t, uint64_t seed)
+      : fill_(fill), t_(t), rng_(seed), n_(t.element_count()) {
+    if (fill.kind == "distinct") {  // a permutation of evenly spaced values
+      order_.resize(n_);
+      std::iota(order_.begin(), order_.end(), size_t{0});
+      for (size_t i = n_; i > 1; --i) std::swap(order_[i - 1], order_[rng_.next() % i]);
+    }
+  }
+
+  double make(size_t i) {
+    const oprig_dtype d = t_.dtype;
+    const bool quantized = t_.quant.scale != 0;
+    const std::string& kind = fill_.kind;
+    if (quantized || (!is_float(d) && kind == "all_codes")) {
+      const CodeRange r = code_range(d);
+      const double span = r.max - r.min + 1;
+      if (kind == "all_codes")  // every code once per span, from a seeded start
+        return r.min + std::fmod(static_cast<double>(i) + static_cast<double>(seed_start_ % 65536), span);
+      if (kind == "constant") return std::clamp(std::round(fill_.value / t_.quant.scale) + t_.quant.zero_point, r.min, r.max);
+      return r.min + std::floor(rng_.unit() * span);
+    }
+    if (kind == "edge") return edge_value(fill_.edge_values[i % fill_.edge_values.size()], d);
+    if (kind == "constant") return to_dtype_value(fill_.value, d);
+    if (kind == "small_int") {
+      if (rng_.unit() < fill_.zero_share) return 0.0;
+      const double lo = std::ceil(fill_.low), hi = std::floor(fill_.high);
+      return to_dtype_value(lo + std::floor(rng_.unit() * (hi - lo + 1)), d);
+    }
+    if (kind == "distinct") {
+      const double step = n_ > 1 ? (fill_.high - fill_.low) / static_cast<double>(n_ - 1) : 0.0;
+      return to_dtype_value(fill_.low + step * static_cast<double>(order_[i]), d);
+    }
+    if (kind == "ties") {
+      const int level = static_cast<int>(std::floor(rng_.unit() * fill_.levels));
+      const double step = fill_.levels > 1 ? (fill_.high - fill_.low) / (fill_.levels - 1) : 0.0;
+      return to_dtype_value(fill_.low + step * level, d);
+    }
+    if (kind == "boxes") return box_element(i);
+    if (kind == "uniform") {
+      if (!is_float(d)) {
+        const CodeRange r = code_range(d);
+        const double lo = std::max(std::ceil(fill_.low), r.min), hi = std::min(std::floor(fill_.high), r.max);
+        for (;;) {
+          const double v = lo + std::floor(rng_.unit() * (hi - lo + 1));
+          if (!(fill_.exclude_zero && v == 0)) return v;
+        }
+      }
+      const double limit = max_finite(d);
+      const double low = std::max(fill_.low, -limit), high = std::min(fill_.high, limit);
+      for (;;) {
+        const double v = to_dtype_value(low + (high - low) * rng_.unit(), d);
+        if (!(fill_.exclude_zero && v == 0)) return v;
+      }
+    }
+    throw std::runtime_error("fill kind '" + kind + "' does not apply to " + std::string(dtype_name(d)));
+  }
+
+  void set_seed_start(uint64_t s) { seed_start_ = s; }
+
+ private:
+  // Boxes along the last dimension (4): y1, x1, y2, x2 with y1 <= y2 and
+  // x1 <= x2; a share `value` of boxes repeats the box before it exactly.
+  double box_element(size_t i) {
+    const size_t box = i / 4, corner = i % 4;
+    if (corner == 0) {
+      if (box > 0 && rng_.unit() < fill_.value) {
+        // keep current_: an identical box
+      } else {
+        double a = fill_.low + (fill_.high - fill_.low) * rng_.unit();
+        double b = fill_.low + (fill_.high - fill_.low) * rng_.unit();
+        double c = fill_.low + (fill_.high - fill_.low) * rng_.unit();
+        double e = fill_.low + (fill_.high - fill_.low) * rng_.unit();
+        current_ = {std::min(a, b), std::min(c, e), std::max(a, b), std::max(c, e)};
+      }
+    }
+    return to_dtype_value(current_[corner], t_.dtype);
+  }
+
+  const FillSpec& fill_;
+  const TensorData& t_;
+  SplitMix64 rng_;
+  size_t n_;
+  uint64_t seed_start_ = 0;
+  std::vector<size_t> order_;
+  std::array<double, 4> current_{};
+};
+
+}  // namespace
+
+size_t TensorData::element_count() const {
+  size_t n = 1;
+  for (int64_t d : shape) n *= static_cast<size_t>(d);
+  return n;
+}
+
 double to_dtype_value(double v, oprig_dtype dtype) {
-  const float f = static_cast<float>(v);
-  return dtype == OPRIG_DTYPE_FLOAT_16 ? half_to_float(float_to_half(f)) : f;
+  if (dtype == OPRIG_DTYPE_FLOAT_64) return v;
+  if (dtype == OPRIG_DTYPE_FLOAT_32) return static_cast<float>(v);
+  if (dtype == OPRIG_DTYPE_FLOAT_16) return half_to_float(float_to_half(static_cast<float>(v)));
+  if (std::isnan(v)) return 0;
+  const CodeRange r = code_range(dtype);
+  return std::clamp(std::round(v), r.min, r.max);
 }
 
 double load_element(const std::vector<std::byte>& bytes, oprig_dtype dtype, size_t i) {
@@ -51,16 +163,10 @@ double load_element(const std::vector<std::byte>& bytes, oprig_dtype dtype, size
     case OPRIG_DTYPE_INT_16: { int16_t v; std::memcpy(&v, p, 2); return v; }
     case OPRIG_DTYPE_INT_32: { int32_t v; std::memcpy(&v, p, 4); return v; }
     case OPRIG_DTYPE_UINT_32: { uint32_t v; std::memcpy(&v, p, 4); return v; }
+    case OPRIG_DTYPE_INT_64: { int64_t v; std::memcpy(&v, p, 8); return static_cast<double>(v); }
+    case OPRIG_DTYPE_UINT_64: { uint64_t v; std::memcpy(&v, p, 8); return static_cast<double>(v); }
     default: throw std::runtime_error("unsupported dtype " + std::string(dtype_name(dtype)));
   }
-}
-
-}  // namespace
-
-size_t TensorData::element_count() const {
-  size_t n = 1;
-  for (int64_t d : shape) n *= static_cast<size_t>(d);
-  return n;
 }
 
 void store_element(std::vector<std::byte>& bytes, oprig_dtype dtype, size_t i, double value) {
@@ -75,6 +181,8 @@ void store_element(std::vector<std::byte>& bytes, oprig_dtype dtype, size_t i, d
     case OPRIG_DTYPE_INT_16: { const auto v = static_cast<int16_t>(value); std::memcpy(p, &v, 2); return; }
     case OPRIG_DTYPE_INT_32: { const auto v = static_cast<int32_t>(value); std::memcpy(p, &v, 4); return; }
     case OPRIG_DTYPE_UINT_32: { const auto v = static_cast<uint32_t>(value); std::memcpy(p, &v, 4); return; }
+    case OPRIG_DTYPE_INT_64: { const auto v = static_cast<int64_t>(value); std::memcpy(p, &v, 8); return; }
+    case OPRIG_DTYPE_UINT_64: { const auto v = static_cast<uint64_t>(value); std::memcpy(p, &v, 8); return; }
     default: throw std::runtime_error("unsupported dtype " + std::string(dtype_name(dtype)));
   }
 }
@@ -90,7 +198,8 @@ double edge_value(const std::string& name, oprig_dtype dtype) {
   else if (base == "denorm_min") v = half ? 0x1p-24 : std::numeric_limits<float>::denorm_min();
   else if (base == "denorm_max") v = half ? 0x3ffp-24 : std::numeric_limits<float>::min() - std::numeric_limits<float>::denorm_min();
   else if (base == "lowest_normal") v = half ? 0x1p-14 : std::numeric_limits<float>::min();
-  else if (base == "max") v = max_finite(dtype);
+  else if (base == "max") v = is_float(dtype) || dtype == OPRIG_DTYPE_INVALID ? max_finite(dtype) : code_range(dtype).max;
+  else if (base == "min" && !is_float(dtype)) v = code_range(dtype).min;
   else {
     size_t used = 0;
     try {
@@ -100,63 +209,71 @@ double edge_value(const std::string& name, oprig_dtype dtype) {
     }
     if (used != base.size() || base.empty()) throw std::runtime_error("unknown edge value '" + name + "'");
   }
+  if (!is_float(dtype) && (std::isnan(v) || std::isinf(v)))
+    throw std::runtime_error("edge value '" + name + "' has no " + std::string(dtype_name(dtype)) + " form");
   return to_dtype_value(negative ? -v : v, dtype);
 }
 
-std::vector<TensorData> make_inputs(const Case& c, const TestPlan& plan, size_t num_inputs) {
+std::vector<TensorData> make_inputs(const Case& c, const TestPlan& plan) {
   std::vector<TensorData> inputs;
-  for (size_t k = 0; k < num_inputs; ++k) {
+  const Fill* fill = c.literal >= 0 || !c.golden_dir.empty() ? nullptr : find_fill(plan, c);
+  if (c.literal < 0 && c.golden_dir.empty() && fill == nullptr)
+    throw std::runtime_error("case " + c.id + ": no fill named '" + c.fill + "' in the plan");
+  for (size_t k = 0; k < c.inputs.size(); ++k) {
+    const CaseTensor& ct = c.inputs[k];
     TensorData t;
-    t.dtype = c.dtype;
-    t.shape = c.shape;
-    if (c.quantized && k < c.input_quant.size()) t.quant = c.input_quant[k];
-    const size_t n = t.element_count();
-    t.bytes.assign(n * dtype_size(c.dtype), std::byte{0});
-    SplitMix64 rng(c.seed + 0x9e37 * (k + 1));
-
-    if (c.literal >= 0) {
-      const auto& values = plan.golden_literals.at(static_cast<size_t>(c.literal)).inputs.at(k);
-      for (size_t i = 0; i < n; ++i) store_element(t.bytes, c.dtype, i, to_dtype_value(values[i], c.dtype));
+    t.name = ct.name;
+    t.dtype = ct.type.dtype;
+    t.shape = ct.shape;
+    t.quant = ct.quant;
+    t.present = ct.present;
+    if (!ct.present) {
+      t.shape.clear();
       inputs.push_back(std::move(t));
       continue;
     }
-    const Fill* fill = find_fill(plan, c);
-    if (fill == nullptr) throw std::runtime_error("case " + c.id + ": no fill named '" + c.fill + "' in the plan");
-    if (c.quantized) {
-      const CodeRange range = code_range(c.dtype);
-      const double span = range.max - range.min + 1;
-      for (size_t i = 0; i < n; ++i) {
-        double code;
-        if (fill->kind == "all_codes")  // every code once per span, from a seeded start
-          code = range.min + std::fmod(static_cast<double>(i) + static_cast<double>(c.seed % 65536), span);
-        else
-          code = range.min + std::floor(rng.unit() * span);
-        store_element(t.bytes, c.dtype, i, code);
-      }
-    } else if (fill->kind == "edge") {
-      for (size_t i = 0; i < n; ++i)
-        store_element(t.bytes, c.dtype, i, edge_value(fill->edge_values[i % fill->edge_values.size()], c.dtype));
-    } else if (fill->kind == "uniform") {
-      const double limit = max_finite(c.dtype);
-      const double low = std::max(fill->low, -limit), high = std::min(fill->high, limit);
-      for (size_t i = 0; i < n; ++i)
-        store_element(t.bytes, c.dtype, i, to_dtype_value(low + (high - low) * rng.unit(), c.dtype));
-    } else {
-      throw std::runtime_error("case " + c.id + ": fill '" + fill->name + "' (" + fill->kind +
-                               ") does not apply to " + std::string(dtype_name(c.dtype)));
+    if (!ct.file.empty()) {  // a golden case: the tensor as stored
+      NpyArray a = read_npy(std::filesystem::path(c.golden_dir) / ct.file);
+      if (a.dtype != t.dtype)
+        throw std::runtime_error(c.golden_dir + "/" + ct.file + ": holds " + std::string(dtype_name(a.dtype)) +
+                                 ", the case needs " + std::string(dtype_name(t.dtype)));
+      t.shape = a.shape;
+      t.bytes = std::move(a.data);
+      inputs.push_back(std::move(t));
+      continue;
     }
+    const size_t n = t.element_count();
+    t.bytes.assign(n * dtype_size(t.dtype), std::byte{0});
+    if (c.literal >= 0) {
+      const auto& lit = plan.golden_literals.at(static_cast<size_t>(c.literal)).inputs.at(k);
+      if (!lit) throw std::runtime_error("case " + c.id + ": literal input " + std::to_string(k) + " is absent");
+      for (size_t i = 0; i < n; ++i) store_element(t.bytes, t.dtype, i, to_dtype_value(lit->values.at(i), t.dtype));
+      inputs.push_back(std::move(t));
+      continue;
+    }
+    const FillSpec& spec = fill->for_input(ct.name);
+    if (spec.kind.empty())
+      throw std::runtime_error("case " + c.id + ": fill '" + c.fill + "' gives nothing for input '" + ct.name + "'");
+    // Input 0 keeps the seed stream of the single-input plans (c.seed + 0x9e37).
+    ElementMaker maker(spec, t, c.seed + 0x9e37 * (k + 1));
+    maker.set_seed_start(c.seed);
+    for (size_t i = 0; i < n; ++i) store_element(t.bytes, t.dtype, i, maker.make(i));
     inputs.push_back(std::move(t));
   }
   return inputs;
 }
 
-std::vector<double> real_values(const TensorData& t) {
-  const size_t n = t.element_count();
+std::vector<double> stored_values(const TensorData& t) {
+  const size_t n = t.present ? t.element_count() : 0;
   std::vector<double> out(n);
-  for (size_t i = 0; i < n; ++i) {
-    const double v = load_element(t.bytes, t.dtype, i);
-    out[i] = t.quant.scale != 0 ? t.quant.scale * (v - t.quant.zero_point) : v;
-  }
+  for (size_t i = 0; i < n; ++i) out[i] = load_element(t.bytes, t.dtype, i);
+  return out;
+}
+
+std::vector<double> real_values(const TensorData& t) {
+  std::vector<double> out = stored_values(t);
+  if (t.quant.scale != 0)
+    for (double& v : out) v = t.quant.scale * (v - t.quant.zero_point);
   return out;
 }
 

@@ -52,7 +52,7 @@ int run(const RunFlags& flags, const std::string& command_line) {
   for (const auto& op : suite.ops) {
     for (const std::string& backend : selection.backends) {
       harness::CaseGroup g{op->plan.op, backend, {}};
-      for (const harness::Case& c : harness::generate_cases(op->space, op->plan, {backend}))
+      for (const harness::Case& c : harness::op_cases(*op, selection, {backend}))
         add(g, harness::case_record(c, &op->context));
       if (!g.cases.empty()) groups.push_back(std::move(g));
     }

@@ -17,6 +17,10 @@ void add_selection_flags(CLI::App& command, SelectionFlags& flags) {
                      "Op package registration library (.so); repeatable (default: the bundled opsuite package)")
       ->check(CLI::ExistingFile);
   command.add_option("--case", flags.case_id, "Run exactly this case id (as printed in repro lines)");
+  command.add_option("--golden", flags.golden,
+                     "Also run the golden cases (manifest.json + .npy) found under this folder for the selected ops,\n"
+                     "judged against their stored outputs; repeatable")
+      ->check(CLI::ExistingDirectory);
 }
 
 harness::Selection to_selection(const SelectionFlags& flags) {
@@ -26,6 +30,7 @@ harness::Selection to_selection(const SelectionFlags& flags) {
   if (!flags.suite.empty()) s.suite_dir = flags.suite;
   if (!flags.spec.empty()) s.spec_file = flags.spec;
   for (const auto& p : flags.packages) s.packages.emplace_back(p);
+  for (const auto& g : flags.golden) s.golden_dirs.emplace_back(std::filesystem::absolute(g));
   s.op = flags.op;
   s.case_id = flags.case_id;
   const std::vector<std::string> known = backend_names();

@@ -12,6 +12,7 @@ namespace oprig::cli {
 struct SelectionFlags {
   std::string suite, spec, op, backends = "all", case_id;
   std::vector<std::string> packages;
+  std::vector<std::string> golden;
 };
 
 void add_selection_flags(CLI::App& command, SelectionFlags& flags);

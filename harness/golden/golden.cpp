@@ -1,22 +1,25 @@
 #include "golden/golden.hpp"
 
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <set>
 #include <sstream>
 
-#include "reports/atomic_file.hpp"
 #include "cases/tensor_data.hpp"
+#include "compare/comparator.hpp"
 #include "core/dtype.hpp"
 #include "core/npy.hpp"
+#include "golden/golden_source.hpp"
+#include "reports/atomic_file.hpp"
 
 namespace oprig::harness {
 namespace {
 
 constexpr const char* kRounding =
-    "quantised outputs: q = clamp(round_half_away_from_zero(y / scale) + zero_point, qmin, qmax); "
-    "float outputs: the fp64 reference value itself";
+    "quantised outputs: q = clamp(round_half_away_from_zero(y / scale) + zero_point, qmin, qmax) unless the op "
+    "defines its own rounding; integer outputs: the exact codes; float outputs: the fp64 reference value itself";
 
 std::string file_fnv1a64(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -32,48 +35,64 @@ std::string file_fnv1a64(const std::filesystem::path& path) {
 
 struct GoldenCase {
   nlohmann::json manifest;
-  std::vector<NpyArray> inputs, outputs;
+  std::vector<NpyArray> inputs, outputs;  // inputs: present ones only, in order
 };
+
+nlohmann::json tensor_entry(const std::string& name, const std::string& file, oprig_dtype dtype,
+                            const std::vector<int64_t>& shape, const Quantization& q) {
+  return {{"name", name}, {"file", file}, {"dtype", dtype_name(dtype)}, {"shape", shape},
+          {"scale", q.scale}, {"zero_point", q.zero_point}};
+}
 
 GoldenCase build(const Case& c, const LoadedOp& op) {
   GoldenCase g;
-  const std::vector<TensorData> inputs = make_inputs(c, op.plan, op.context.num_inputs);
-  const Expected expected = reference_output(c, op.context, inputs);
+  const std::vector<TensorData> inputs = make_inputs(c, op.plan);
+  const std::vector<Expected> expected = reference_outputs(c, op.context, inputs);
   nlohmann::json m;
-  m["schema"] = 1;
+  m["schema"] = 2;
   m["generator"] = std::string("oprig ") + OPRIG_VERSION + " golden generate";
   m["reference_fnv1a64"] = file_fnv1a64(op.plan.dir / "reference.cpp");
   m["package"] = c.package;
   m["op"] = c.op;
   m["case"] = c.golden_id;
-  m["seed"] = c.seed;
-  m["params"] = nlohmann::json::object();
-  for (const auto& [name, value] : c.params) m["params"][name] = {{"dtype", "FLOAT_32"}, {"value", value}};
+  m["seed"] = std::to_string(c.seed);
+  m["fill"] = c.fill;
+  m["variant"] = c.variant;
+  m["params"] = c.params;
   m["inputs"] = nlohmann::json::array();
+  size_t file_index = 0;
   for (size_t k = 0; k < inputs.size(); ++k) {
-    m["inputs"].push_back({{"name", "in" + std::to_string(k)}, {"file", "in" + std::to_string(k) + ".npy"},
-                           {"dtype", dtype_name(inputs[k].dtype)}, {"shape", inputs[k].shape},
-                           {"scale", inputs[k].quant.scale}, {"zero_point", inputs[k].quant.zero_point}});
+    if (!inputs[k].present) {
+      m["inputs"].push_back({{"name", inputs[k].name}, {"present", false}});
+      continue;
+    }
+    const std::string file = "in" + std::to_string(file_index++) + ".npy";
+    nlohmann::json e = tensor_entry(inputs[k].name, file, inputs[k].dtype, inputs[k].shape, inputs[k].quant);
+    if (c.inputs[k].is_static) e["static"] = true;
+    m["inputs"].push_back(std::move(e));
     g.inputs.push_back({inputs[k].dtype, inputs[k].shape, inputs[k].bytes});
   }
-  NpyArray out;
-  out.shape = expected.shape;
-  Quantization q;
-  if (c.quantized) {
-    q = c.output_quant.at(0);
-    out.dtype = c.dtype;
-    out.data.resize(expected.values.size() * dtype_size(c.dtype));
-    for (size_t i = 0; i < expected.values.size(); ++i) store_element(out.data, c.dtype, i, expected.values[i]);
-  } else {
-    out.dtype = OPRIG_DTYPE_FLOAT_64;
-    out.data.resize(expected.values.size() * sizeof(double));
-    if (!expected.values.empty()) std::memcpy(out.data.data(), expected.values.data(), out.data.size());
+  m["outputs"] = nlohmann::json::array();
+  for (size_t k = 0; k < expected.size(); ++k) {
+    const CaseTensor& t = c.outputs[k];
+    NpyArray out;
+    out.shape = expected[k].shape;
+    if (dtype_is_float(t.type.dtype)) {
+      out.dtype = OPRIG_DTYPE_FLOAT_64;
+      out.data.resize(expected[k].values.size() * sizeof(double));
+      if (!expected[k].values.empty()) std::memcpy(out.data.data(), expected[k].values.data(), out.data.size());
+    } else {
+      out.dtype = t.type.dtype;
+      out.data.resize(expected[k].values.size() * dtype_size(t.type.dtype));
+      for (size_t i = 0; i < expected[k].values.size(); ++i) store_element(out.data, t.type.dtype, i, expected[k].values[i]);
+    }
+    const std::string file = "out" + std::to_string(k) + ".npy";
+    nlohmann::json e = tensor_entry(t.name, file, out.dtype, out.shape, t.quant);
+    e["of_dtype"] = dtype_name(t.type.dtype);
+    m["outputs"].push_back(std::move(e));
+    g.outputs.push_back(std::move(out));
   }
-  m["outputs"] = nlohmann::json::array({{{"name", "out0"}, {"file", "out0.npy"}, {"dtype", dtype_name(out.dtype)},
-                                         {"of_dtype", dtype_name(c.dtype)}, {"shape", out.shape},
-                                         {"scale", q.scale}, {"zero_point", q.zero_point}}});
   m["rounding"] = kRounding;
-  g.outputs.push_back(std::move(out));
   g.manifest = std::move(m);
   return g;
 }
@@ -145,7 +164,7 @@ GoldenReport verify_golden(const Suite& suite, const std::filesystem::path& root
           report.problems.push_back(dir.string() + ": made from another reference.cpp (hash " +
                                     stored.value("reference_fnv1a64", "?") + ", now " +
                                     g.manifest["reference_fnv1a64"].get<std::string>() + "): regenerate");
-        if (stored.value("seed", uint64_t{0}) != c.seed || stored.value("params", nlohmann::json{}) != g.manifest["params"])
+        if (stored.value("seed", nlohmann::json()) != g.manifest["seed"] || manifest_params(stored) != c.params)
           report.problems.push_back(dir.string() + ": seed or params differ from the generator's");
         for (size_t k = 0; k < g.inputs.size(); ++k)
           if (!same_values(read_npy(dir / ("in" + std::to_string(k) + ".npy")), g.inputs[k]))
@@ -165,6 +184,51 @@ GoldenReport verify_golden(const Suite& suite, const std::filesystem::path& root
         for (const auto& entry : std::filesystem::directory_iterator(op_dir))
           if (!expected_dirs.count(entry.path().filename().string()))
             report.problems.push_back(entry.path().string() + ": no such case any more (stale golden)");
+    }
+  }
+  return report;
+}
+
+GoldenReport check_reference(const Suite& suite, const std::filesystem::path& root) {
+  GoldenReport report;
+  for (const auto& op : suite.ops) {
+    if (op->context.reference == nullptr) continue;
+    // One backend is enough: the reference does not depend on it.
+    for (const Case& c : golden_folder_cases(root, op->space, {op->space.backends.empty() ? "" : op->space.backends.front()})) {
+      const std::string name = op->plan.op + " " + std::filesystem::path(c.golden_dir).filename().string();
+      try {
+        const std::vector<TensorData> inputs = make_inputs(c, op->plan);
+        const std::vector<Expected> stored = expected_outputs(c, op->context, inputs);
+        const std::vector<Expected> ours = reference_outputs(c, op->context, inputs);
+        std::string problem;
+        for (size_t k = 0; k < stored.size() && problem.empty(); ++k) {
+          if (ours[k].shape != stored[k].shape) {
+            problem = "output " + std::to_string(k) + " shape " + shape_text(ours[k].shape) + ", stored " +
+                      shape_text(stored[k].shape);
+            break;
+          }
+          const CaseTensor& t = c.outputs[k];
+          const compare::Tolerance* tol = op->context.tolerances.find(t.name, t.type.dtype);
+          if (tol == nullptr) {
+            problem = "no tolerance for " + std::string(dtype_name(t.type.dtype));
+            break;
+          }
+          // The reference's fp64 values rounded to the output type, judged like a kernel's.
+          std::vector<std::byte> bytes(ours[k].values.size() * dtype_size(t.type.dtype));
+          for (size_t i = 0; i < ours[k].values.size(); ++i)
+            store_element(bytes, t.type.dtype, i, to_dtype_value(ours[k].values[i], t.type.dtype));
+          compare::OutputTensor got{t.type.dtype, bytes, stored[k].shape, static_cast<float>(t.quant.scale),
+                                    t.quant.zero_point};
+          const compare::Comparison cmp = compare::compare_output(got, stored[k].values, *tol);
+          if (cmp.verdict == Verdict::kFailed || cmp.verdict == Verdict::kQualityWarning)
+            problem = "output " + t.name + ": " + cmp.message;
+        }
+        if (problem.empty()) report.matched.push_back(name);
+        else report.problems.push_back(name + ": " + problem);
+        ++report.verified;
+      } catch (const std::exception& e) {
+        report.problems.push_back(name + ": " + e.what());
+      }
     }
   }
   return report;

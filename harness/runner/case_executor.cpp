@@ -7,6 +7,8 @@
 #include "cases/tensor_data.hpp"
 #include "compare/comparator.hpp"
 #include "core/dtype.hpp"
+#include "core/npy.hpp"
+#include "runner/abi_params.hpp"
 
 namespace oprig::harness {
 namespace {
@@ -17,39 +19,19 @@ double ms_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-}  // namespace
-
-reports::CaseResult case_record(const Case& c, const OpContext* op) {
-  reports::CaseResult r;
-  r.id = c.id;
-  r.golden_id = c.golden_id;
-  r.package = c.package;
-  r.op = c.op;
-  r.backend = c.backend;
-  r.dtype = std::string(dtype_name(c.dtype));
-  r.shape = c.shape;
-  r.fill = c.fill;
-  r.params = nlohmann::json::object();
-  for (const auto& [name, value] : c.params) r.params[name] = value;
-  r.seed = c.seed;
-  if (op != nullptr) r.repro = repro_command(c, *op);
+reports::TensorRecord tensor_record(const CaseTensor& t) {
+  reports::TensorRecord r;
+  r.name = t.name;
+  r.dtype = std::string(dtype_name(t.type.dtype));
+  r.shape = t.shape;
+  r.scale = t.quant.scale;
+  r.zero_point = t.quant.zero_point;
+  r.present = t.present;
+  r.is_static = t.is_static;
   return r;
 }
 
-oprig_tensor describe_tensor(const TensorData& t) {
-  oprig_tensor d{};
-  d.dtype = t.dtype;
-  d.rank = static_cast<uint32_t>(t.shape.size());
-  std::copy(t.shape.begin(), t.shape.end(), d.dims);
-  d.scale = static_cast<float>(t.quant.scale);
-  d.zero_point = t.quant.zero_point;
-  return d;
-}
-
-namespace {
-
-reports::CaseResult finish(reports::CaseResult r, Verdict v, std::string message,
-                           Clock::time_point start) {
+reports::CaseResult finish(reports::CaseResult r, Verdict v, std::string message, Clock::time_point start) {
   r.verdict = v;
   r.message = std::move(message);
   r.wall_ms = ms_since(start);
@@ -76,24 +58,161 @@ std::string status_message(const char* what, oprig_status s) {
   return std::string(what) + " returned " + status_name(s);
 }
 
+reports::CompareStats to_report(const compare::CompareStats& s) {
+  reports::CompareStats out;
+  out.count = s.count;
+  out.mismatches = s.mismatches;
+  out.max_abs = s.max_abs;
+  out.max_rel = s.max_rel;
+  out.max_ulp = s.max_ulp;
+  out.zero_fraction = s.zero_fraction;
+  out.tolerance = s.tolerance;
+  for (const auto& m : s.first_mismatches) out.first_mismatches.push_back({m.index, m.coords, m.got, m.expected, m.ulp});
+  return out;
+}
+
+int severity(Verdict v) {
+  switch (v) {
+    case Verdict::kFailed: return 3;
+    case Verdict::kQualityWarning: return 2;
+    case Verdict::kMistrusted: return 1;
+    default: return 0;
+  }
+}
+
+std::vector<int64_t> dims_of(const oprig_tensor& t) { return {t.dims, t.dims + std::min<uint32_t>(t.rank, OPRIG_MAX_RANK)}; }
+
+bool has_unknown_dim(const oprig_tensor& t) {
+  for (uint32_t d = 0; d < std::min<uint32_t>(t.rank, OPRIG_MAX_RANK); ++d)
+    if (t.dims[d] < 0) return true;
+  return false;
+}
+
+std::vector<Expected> golden_outputs(const Case& c) {
+  std::vector<Expected> out;
+  for (const CaseTensor& t : c.outputs) {
+    const NpyArray a = read_npy(std::filesystem::path(c.golden_dir) / t.file);
+    Expected e;
+    e.shape = a.shape;
+    TensorData as_data;
+    as_data.dtype = a.dtype;
+    as_data.shape = a.shape;
+    as_data.bytes = a.data;
+    e.values = stored_values(as_data);
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
 }  // namespace
+
+const compare::Tolerance* ToleranceTable::find(const std::string& output_name, oprig_dtype dtype) const {
+  if (const auto it = by_output.find(output_name); it != by_output.end()) return &it->second;
+  if (const auto it = by_dtype.find(dtype); it != by_dtype.end()) return &it->second;
+  return nullptr;
+}
+
+ToleranceTable parse_tolerance_table(const nlohmann::json& table, const OpCaseSpace& space) {
+  ToleranceTable out;
+  if (!table.is_object()) throw std::runtime_error("expected an object: data type or output name -> tolerance");
+  for (const auto& [key, entry] : table.items()) {
+    try {
+      if (const auto dtype = dtype_from_name(key)) {
+        out.by_dtype[*dtype] = compare::parse_tolerance(entry);
+      } else if (std::any_of(space.outputs.begin(), space.outputs.end(),
+                             [&](const TensorSlot& s) { return s.name == key; })) {
+        out.by_output[key] = compare::parse_tolerance(entry);
+      } else {
+        throw std::runtime_error("\"" + key + "\" is neither a data type nor an output of " + space.op);
+      }
+    } catch (const compare::ToleranceError& e) {
+      throw std::runtime_error(key + ": " + e.what());
+    }
+  }
+  return out;
+}
+
+reports::CaseResult case_record(const Case& c, const OpContext* op) {
+  reports::CaseResult r;
+  r.id = c.id;
+  r.golden_id = c.golden_id;
+  r.package = c.package;
+  r.op = c.op;
+  r.backend = c.backend;
+  r.dtype = std::string(dtype_name(c.dtype));
+  r.shape = c.shape();
+  r.fill = c.fill;
+  r.variant = c.variant;
+  r.params = c.params.is_object() ? c.params : nlohmann::json::object();
+  r.seed = c.seed;
+  r.oracle = c.golden_dir.empty() ? "reference" : "golden";
+  for (const CaseTensor& t : c.inputs) r.inputs.push_back(tensor_record(t));
+  for (const CaseTensor& t : c.outputs) r.outputs.push_back(tensor_record(t));
+  if (op != nullptr) r.repro = repro_command(c, *op);
+  return r;
+}
+
+oprig_tensor describe_tensor(const TensorData& t) {
+  oprig_tensor d{};
+  if (!t.present) return d;  // dtype INVALID, rank 0: an optional input left out
+  d.dtype = t.dtype;
+  d.rank = static_cast<uint32_t>(t.shape.size());
+  std::copy(t.shape.begin(), t.shape.end(), d.dims);
+  d.scale = static_cast<float>(t.quant.scale);
+  d.zero_point = t.quant.zero_point;
+  return d;
+}
 
 std::string repro_command(const Case& c, const OpContext& op) {
   return op.repro_prefix + " --backend " + c.backend + " --case " + c.id;
 }
 
-Expected reference_output(const Case& c, const OpContext& op, const std::vector<TensorData>& inputs) {
+std::vector<Expected> reference_outputs(const Case& c, const OpContext& op, const std::vector<TensorData>& inputs) {
+  if (op.reference == nullptr) throw std::runtime_error("no fp64 reference for op '" + c.op + "'");
   std::vector<opsuite::RefTensor> ref_in;
-  for (const TensorData& t : inputs) ref_in.push_back({t.shape, real_values(t)});
-  opsuite::RefParams params(c.params.begin(), c.params.end());
-  std::vector<opsuite::RefTensor> ref_out;
-  op.reference->compute(ref_in, params, ref_out);
-  Expected e{ref_out.at(0).shape, std::move(ref_out.at(0).values)};
-  if (c.quantized) {
-    const Quantization q = c.output_quant.empty() ? Quantization{} : c.output_quant[0];
-    e.values = quantize_reference(e.values, c.dtype, q);
+  for (const TensorData& t : inputs) {
+    opsuite::RefTensor r;
+    r.shape = t.shape;
+    r.values = real_values(t);
+    r.dtype = t.dtype;
+    r.scale = t.quant.scale;
+    r.zero_point = t.quant.zero_point;
+    r.present = t.present;
+    ref_in.push_back(std::move(r));
   }
-  return e;
+  std::vector<opsuite::RefTensor> ref_out(c.outputs.size());
+  for (size_t k = 0; k < c.outputs.size(); ++k) {
+    ref_out[k].dtype = c.outputs[k].type.dtype;
+    ref_out[k].scale = c.outputs[k].quant.scale;
+    ref_out[k].zero_point = c.outputs[k].quant.zero_point;
+  }
+  try {
+    op.reference->compute(ref_in, opsuite::RefParams(reference_params(c, *op.space)), ref_out);
+  } catch (const std::invalid_argument& e) {
+    throw std::runtime_error("the reference of " + c.op + " rejects this case: " + e.what());
+  }
+  if (ref_out.size() != c.outputs.size())
+    throw std::runtime_error("the reference of " + c.op + " gave " + std::to_string(ref_out.size()) +
+                             " outputs, the case has " + std::to_string(c.outputs.size()));
+  std::vector<Expected> out;
+  for (size_t k = 0; k < ref_out.size(); ++k) {
+    opsuite::RefTensor& r = ref_out[k];
+    const CaseTensor& t = c.outputs[k];
+    size_t n = 1;
+    for (int64_t d : r.shape) n *= static_cast<size_t>(d);
+    if (n != r.values.size())
+      throw std::runtime_error("the reference of " + c.op + " gave output " + t.name + " shape " +
+                               shape_text(r.shape) + " but " + std::to_string(r.values.size()) + " values");
+    Expected e{r.shape, std::move(r.values)};
+    if (t.type.quantized && !r.codes) e.values = quantize_reference(e.values, t.type.dtype, t.quant);
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+std::vector<Expected> expected_outputs(const Case& c, const OpContext& op, const std::vector<TensorData>& inputs) {
+  if (!c.golden_dir.empty()) return golden_outputs(c);
+  return reference_outputs(c, op, inputs);
 }
 
 reports::CaseResult execute_case(const Case& c, const OpContext& op, const BackendContext& be) {
@@ -101,39 +220,45 @@ reports::CaseResult execute_case(const Case& c, const OpContext& op, const Backe
   reports::CaseResult r = case_record(c, &op);
   if (be.backend == nullptr) return finish(r, Verdict::kSkipped, be.unavailable_reason, start);
   const DeviceInfo& info = be.backend->info();
-  if (std::find(info.dtypes.begin(), info.dtypes.end(), c.dtype) == info.dtypes.end())
-    return finish(r, Verdict::kSkipped,
-                  std::string(dtype_name(c.dtype)) + " is not available on " + info.device_name, start);
+  auto available = [&](oprig_dtype d) { return std::find(info.dtypes.begin(), info.dtypes.end(), d) != info.dtypes.end(); };
+  for (const std::vector<CaseTensor>* list : {&c.inputs, &c.outputs})
+    for (const CaseTensor& t : *list)
+      if (t.present && !available(t.type.dtype))
+        return finish(r, Verdict::kSkipped,
+                      std::string(dtype_name(t.type.dtype)) + " is not available on " + info.device_name, start);
   if (be.implementation == nullptr) return finish(r, Verdict::kUnimplemented, be.no_implementation_reason, start);
-  const auto tol = op.tolerances.find(c.dtype);
-  if (tol == op.tolerances.end())
-    return finish(r, Verdict::kInvalidSpec,
-                  "the test plan has no tolerance for " + std::string(dtype_name(c.dtype)), start);
+  std::vector<const compare::Tolerance*> tolerances;
+  for (const CaseTensor& t : c.outputs) {
+    tolerances.push_back(op.tolerances.find(t.name, t.type.dtype));
+    if (tolerances.back() == nullptr)
+      return finish(r, Verdict::kInvalidSpec,
+                    "the test plan has no tolerance for output " + t.name + " (" +
+                        std::string(dtype_name(t.type.dtype)) + ")", start);
+  }
 
   std::vector<TensorData> inputs;
-  Expected expected;
+  std::vector<Expected> expected;
+  std::unique_ptr<AbiParams> params;
   try {
-    inputs = make_inputs(c, *op.plan, op.num_inputs);
-    expected = reference_output(c, op, inputs);
+    inputs = make_inputs(c, *op.plan);
+    expected = expected_outputs(c, op, inputs);
+    params = std::make_unique<AbiParams>(c.params, *op.space);
   } catch (const std::exception& e) {
     return finish(r, Verdict::kInvalidSpec, e.what(), start);
   }
+  for (size_t k = 0; k < inputs.size(); ++k) r.inputs[k].shape = inputs[k].shape;
+  if (expected.size() != c.outputs.size())
+    return finish(r, Verdict::kInvalidSpec, "the oracle has " + std::to_string(expected.size()) + " outputs, the case " +
+                                                std::to_string(c.outputs.size()), start);
+  for (size_t k = 0; k < expected.size(); ++k) r.outputs[k].shape = expected[k].shape;
 
   const oprig_implementation_v1& impl = *be.implementation;
   Backend& backend = *be.backend;
-  std::vector<oprig_param> params;
-  std::vector<float> param_values;
-  param_values.reserve(c.params.size());
-  for (const auto& [name, value] : c.params) {
-    param_values.push_back(static_cast<float>(value));
-    params.push_back({name.c_str(), OPRIG_DTYPE_FLOAT_32, 1, &param_values.back()});
-  }
-
   reports::PerfStats perf;
   perf.device_timer = info.device_timer;
   oprig_kernel* kernel = nullptr;
   auto t0 = Clock::now();
-  oprig_status s = impl.create(&backend.context(), c.op.c_str(), params.data(), params.size(), &kernel);
+  oprig_status s = impl.create(&backend.context(), c.op.c_str(), params->data(), params->size(), &kernel);
   perf.create_ns = std::chrono::duration<double, std::nano>(Clock::now() - t0).count();
   if (s == OPRIG_STATUS_UNSUPPORTED)
     return finish(r, Verdict::kUnimplemented, "the package's create() has no kernel for this case", start);
@@ -147,96 +272,131 @@ reports::CaseResult execute_case(const Case& c, const OpContext& op, const Backe
 
   std::vector<oprig_tensor> in_desc, out_desc;
   for (const TensorData& t : inputs) in_desc.push_back(describe_tensor(t));
-  for (size_t k = 0; k < op.num_outputs; ++k) {
+  for (const CaseTensor& t : c.outputs) {
     oprig_tensor d{};
-    d.dtype = c.dtype;
-    if (c.quantized && k < c.output_quant.size()) {
-      d.scale = static_cast<float>(c.output_quant[k].scale);
-      d.zero_point = c.output_quant[k].zero_point;
-    }
+    d.dtype = t.type.dtype;
+    d.scale = static_cast<float>(t.quant.scale);
+    d.zero_point = t.quant.zero_point;
     out_desc.push_back(d);
   }
   t0 = Clock::now();
   s = impl.prepare(kernel, in_desc.data(), in_desc.size(), out_desc.data(), out_desc.size());
   perf.prepare_ns = std::chrono::duration<double, std::nano>(Clock::now() - t0).count();
   if (s == OPRIG_STATUS_UNSUPPORTED)
-    return finish(r, Verdict::kUnimplemented, "prepare() does not support this data type or shape", start);
+    return finish(r, Verdict::kUnimplemented, "prepare() does not support these data types or shapes", start);
   if (s != OPRIG_STATUS_OK) return finish(r, Verdict::kFailed, status_message("prepare()", s), start);
-  const std::vector<int64_t> out_shape(out_desc[0].dims, out_desc[0].dims + out_desc[0].rank);
-  if (out_desc[0].rank > OPRIG_MAX_RANK || out_shape != expected.shape)
-    return finish(r, Verdict::kFailed,
-                  "prepare() inferred output shape " + shape_text(out_shape) + ", expected " +
-                      shape_text(expected.shape), start);
 
-  const size_t esize = dtype_size(c.dtype);
-  const size_t out_bytes = expected.values.size() * esize;
-  std::vector<std::unique_ptr<DeviceBuffer>> in_buf, out_buf;
-  for (size_t k = 0; k < inputs.size(); ++k) {
-    in_buf.push_back(backend.allocate(inputs[k].bytes.size()));
-    perf.h2d_ns += backend.write(*in_buf.back(), inputs[k].bytes);
-    in_buf.back()->bind(in_desc[k]);
+  // Data-dependent output shapes: prepare() leaves -1, resolve_shapes() sees the input values.
+  if (std::any_of(out_desc.begin(), out_desc.end(), has_unknown_dim)) {
+    if (impl.resolve_shapes == nullptr)
+      return finish(r, Verdict::kFailed,
+                    "prepare() left an output dimension unknown (-1) but the package has no resolve_shapes()", start);
+    std::vector<oprig_tensor> host_in = in_desc;
+    for (size_t k = 0; k < inputs.size(); ++k)
+      host_in[k].data = inputs[k].bytes.empty() ? nullptr : inputs[k].bytes.data();
+    s = impl.resolve_shapes(kernel, host_in.data(), host_in.size(), out_desc.data(), out_desc.size());
+    if (s != OPRIG_STATUS_OK) return finish(r, Verdict::kFailed, status_message("resolve_shapes()", s), start);
   }
-  out_buf.push_back(backend.allocate(out_bytes));
-  out_buf[0]->bind(out_desc[0]);
+  for (size_t k = 0; k < out_desc.size(); ++k) {
+    const std::vector<int64_t> got = dims_of(out_desc[k]);
+    if (out_desc[k].rank > OPRIG_MAX_RANK || got != expected[k].shape)
+      return finish(r, Verdict::kFailed,
+                    "output " + c.outputs[k].name + ": prepare() inferred shape " + shape_text(got) + ", expected " +
+                        shape_text(expected[k].shape), start);
+  }
 
-  std::vector<std::byte> results[2];
+  std::vector<std::unique_ptr<DeviceBuffer>> in_buf(inputs.size()), out_buf(c.outputs.size());
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    if (!inputs[k].present) continue;
+    in_buf[k] = backend.allocate(inputs[k].bytes.size());
+    perf.h2d_ns += backend.write(*in_buf[k], inputs[k].bytes);
+    in_buf[k]->bind(in_desc[k]);
+  }
+  std::vector<size_t> out_bytes(c.outputs.size());
+  for (size_t k = 0; k < c.outputs.size(); ++k) {
+    out_bytes[k] = expected[k].values.size() * dtype_size(c.outputs[k].type.dtype);
+    out_buf[k] = backend.allocate(out_bytes[k]);
+    out_buf[k]->bind(out_desc[k]);
+  }
+
+  std::vector<std::vector<std::byte>> results[2];
   for (int run = 0; run < 2; ++run) {
-    backend.write(*out_buf[0], poison(out_bytes, esize, run));
+    for (size_t k = 0; k < c.outputs.size(); ++k)
+      backend.write(*out_buf[k], poison(out_bytes[k], dtype_size(c.outputs[k].type.dtype), run));
     ExecTiming timing;
     s = backend.execute(impl, kernel, in_desc, out_desc, timing);
     if (s != OPRIG_STATUS_OK) return finish(r, Verdict::kFailed, status_message("execute()", s), start);
     perf.compute_ns_samples.push_back(timing.compute_ns);
     perf.sim_cycles = timing.sim_cycles;
-    results[run].resize(out_bytes);
-    perf.d2h_ns = backend.read(*out_buf[0], results[run]);
+    results[run].resize(c.outputs.size());
+    perf.d2h_ns = 0;
+    for (size_t k = 0; k < c.outputs.size(); ++k) {
+      results[run][k].resize(out_bytes[k]);
+      perf.d2h_ns += backend.read(*out_buf[k], results[run][k]);
+    }
   }
 
   std::string safety;
   for (size_t k = 0; k < in_buf.size(); ++k) {
-    if (!in_buf[k]->guards_intact()) safety += "input " + std::to_string(k) + " red zone overwritten; ";
+    if (!in_buf[k]) continue;
+    const std::string name = "input " + c.inputs[k].name;
+    if (!in_buf[k]->guards_intact()) safety += name + " red zone overwritten; ";
     std::vector<std::byte> back(inputs[k].bytes.size());
     backend.read(*in_buf[k], back);
-    if (back != inputs[k].bytes) safety += "input " + std::to_string(k) + " modified by the kernel; ";
+    if (back != inputs[k].bytes) safety += name + " modified by the kernel; ";
   }
-  if (!out_buf[0]->guards_intact()) safety += "output red zone overwritten (out-of-bounds write); ";
-  if (results[0] != results[1]) {
-    size_t first = 0;
-    while (first < out_bytes && results[0][first] == results[1][first]) ++first;
-    safety += "output element " + std::to_string(first / esize) +
-              (info.deterministic ? " differs between two runs with different poison (unwritten, or not deterministic); "
-                                  : " left unwritten (differs between poison patterns); ");
+  for (size_t k = 0; k < out_buf.size(); ++k) {
+    const std::string name = "output " + c.outputs[k].name;
+    if (!out_buf[k]->guards_intact()) safety += name + " red zone overwritten (out-of-bounds write); ";
+    if (results[0][k] != results[1][k]) {
+      const size_t esize = dtype_size(c.outputs[k].type.dtype);
+      size_t first = 0, differing = 0;
+      while (first < out_bytes[k] && results[0][k][first] == results[1][k][first]) ++first;
+      for (size_t e = 0; e < out_bytes[k] / esize; ++e)
+        if (std::memcmp(results[0][k].data() + e * esize, results[1][k].data() + e * esize, esize) != 0) ++differing;
+      safety += name + ": " + std::to_string(differing) + " element(s) differ between two runs with different poison, first " +
+                std::to_string(first / esize) +
+                (info.deterministic ? " (left unwritten, or not deterministic); " : " (left unwritten); ");
+    }
   }
 
-  compare::OutputTensor got;
-  got.dtype = c.dtype;
-  got.bytes = results[0];
-  got.shape = expected.shape;
-  if (c.quantized && !c.output_quant.empty()) {
-    got.scale = static_cast<float>(c.output_quant[0].scale);
-    got.zero_point = c.output_quant[0].zero_point;
+  Verdict verdict = Verdict::kPassed;
+  std::string message;
+  bool have_stats = false;
+  for (size_t k = 0; k < c.outputs.size(); ++k) {
+    compare::OutputTensor got;
+    got.dtype = c.outputs[k].type.dtype;
+    got.bytes = results[0][k];
+    got.shape = expected[k].shape;
+    got.scale = static_cast<float>(c.outputs[k].quant.scale);
+    got.zero_point = c.outputs[k].quant.zero_point;
+    compare::Comparison cmp;
+    try {
+      cmp = compare::compare_output(got, expected[k].values, *tolerances[k]);
+    } catch (const std::exception& e) {
+      return finish(r, Verdict::kInvalidSpec, "output " + c.outputs[k].name + ": " + e.what(), start);
+    }
+    r.outputs[k].stats = to_report(cmp.stats);
+    if (!have_stats || (severity(cmp.verdict) > severity(verdict))) {
+      r.stats = r.outputs[k].stats;
+      have_stats = true;
+    }
+    if (severity(cmp.verdict) > severity(verdict)) verdict = cmp.verdict;
+    if (!cmp.message.empty())
+      message += (message.empty() ? "" : "; ") + (c.outputs.size() > 1 ? "output " + c.outputs[k].name + ": " : "") +
+                 cmp.message;
   }
-  const compare::Comparison cmp = compare::compare_output(got, expected.values, tol->second);
-  reports::CompareStats stats;
-  stats.count = cmp.stats.count;
-  stats.mismatches = cmp.stats.mismatches;
-  stats.max_abs = cmp.stats.max_abs;
-  stats.max_rel = cmp.stats.max_rel;
-  stats.max_ulp = cmp.stats.max_ulp;
-  stats.zero_fraction = cmp.stats.zero_fraction;
-  stats.tolerance = cmp.stats.tolerance;
-  for (const auto& m : cmp.stats.first_mismatches)
-    stats.first_mismatches.push_back({m.index, m.coords, m.got, m.expected, m.ulp});
-  r.stats = stats;
 
   std::vector<double> sorted = perf.compute_ns_samples;
   std::sort(sorted.begin(), sorted.end());
   perf.compute_ns_min = sorted.front();
   perf.compute_ns_median = sorted[sorted.size() / 2];
-  perf.elements = expected.values.size();
-  perf.bytes = out_bytes * (1 + inputs.size());
+  for (const Expected& e : expected) perf.elements += e.values.size();
+  for (const TensorData& t : inputs) perf.bytes += t.bytes.size();
+  for (size_t b : out_bytes) perf.bytes += b;
   if (perf.compute_ns_median > 0) {
-    perf.gelem_per_s = perf.elements / perf.compute_ns_median;
-    perf.gbytes_per_s = perf.bytes / perf.compute_ns_median;
+    perf.gelem_per_s = static_cast<double>(perf.elements) / perf.compute_ns_median;
+    perf.gbytes_per_s = static_cast<double>(perf.bytes) / perf.compute_ns_median;
   }
   r.perf = perf;
 
@@ -244,7 +404,7 @@ reports::CaseResult execute_case(const Case& c, const OpContext& op, const Backe
     safety.resize(safety.size() - 2);
     return finish(r, Verdict::kFailed, safety, start);
   }
-  return finish(r, cmp.verdict, cmp.message, start);
+  return finish(r, verdict, message, start);
 }
 
 }  // namespace oprig::harness

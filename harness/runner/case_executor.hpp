@@ -1,16 +1,19 @@
 // Runs one case on one backend through an op package, end to end: inputs from
-// the seed, fp64 reference, kernel create/prepare/execute through the C ABI
-// on real device memory, and every safety check of DESIGN.md §5:
+// the seed, expected outputs from the oracle, kernel create/prepare/execute
+// through the C ABI on real device memory, and every safety check of
+// DESIGN.md §5:
 //  - outputs are pre-poisoned, twice with different patterns: an element the
 //    kernel does not write differs between the two runs and fails the case;
 //  - the two runs must be bitwise identical where the backend claims
 //    determinism (the same comparison);
 //  - guard bands around every buffer must be intact (out-of-bounds writes);
 //  - inputs read back from the device must be unchanged.
+// Every output is compared on its own; the case's verdict is the worst.
 #pragma once
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include "backend.hpp"
 #include "cases/case.hpp"
@@ -21,13 +24,23 @@
 
 namespace oprig::harness {
 
+struct TensorData;
+
+// The plan's tolerances: by output name first, then by data type.
+struct ToleranceTable {
+  std::map<oprig_dtype, compare::Tolerance> by_dtype;
+  std::map<std::string, compare::Tolerance> by_output;
+  const compare::Tolerance* find(const std::string& output_name, oprig_dtype dtype) const;
+};
+// Keys are data type names ("FLOAT_32", "f32") or output names of the spec.
+// Throws std::runtime_error naming the key.
+ToleranceTable parse_tolerance_table(const nlohmann::json& table, const OpCaseSpace& space);
+
 struct OpContext {
   const TestPlan* plan = nullptr;
   const OpCaseSpace* space = nullptr;
-  const opsuite::ReferenceOp* reference = nullptr;
-  std::map<oprig_dtype, compare::Tolerance> tolerances;
-  size_t num_inputs = 1;
-  size_t num_outputs = 1;
+  const opsuite::ReferenceOp* reference = nullptr;  // the fp64 oracle; nullptr when the op has none
+  ToleranceTable tolerances;
   std::string repro_prefix;  // "oprig run --spec opsuite/atan/atan.xml" (+ --package ...)
 };
 
@@ -42,21 +55,25 @@ struct BackendContext {
 // Never throws for a kernel's misbehaviour: every outcome is a verdict.
 reports::CaseResult execute_case(const Case& c, const OpContext& op, const BackendContext& be);
 
-// The fp64 expected output of a case (quantised outputs as codes), with its shape.
+// One expected output (integer and quantised outputs as codes), with its shape.
 struct Expected {
   std::vector<int64_t> shape;
   std::vector<double> values;
 };
-Expected reference_output(const Case& c, const OpContext& op,
-                          const std::vector<struct TensorData>& inputs);
+// The oracle's outputs for a case: the fp64 reference, or the golden folder
+// the case came from. Throws std::runtime_error (a plan or spec problem).
+std::vector<Expected> expected_outputs(const Case& c, const OpContext& op, const std::vector<TensorData>& inputs);
+// The same from the fp64 reference only, whatever the case's oracle.
+std::vector<Expected> reference_outputs(const Case& c, const OpContext& op, const std::vector<TensorData>& inputs);
 
 std::string repro_command(const Case& c, const OpContext& op);
 
-// The result record of a case before it runs: ids, params, seed, repro line
-// (when `op` is given). Verdict and message are the caller's.
+// The result record of a case before it runs: ids, tensors, params, seed,
+// repro line (when `op` is given). Verdict and message are the caller's.
 reports::CaseResult case_record(const Case& c, const OpContext* op);
 
-// The ABI description of a host tensor (data pointer left NULL).
-oprig_tensor describe_tensor(const struct TensorData& t);
+// The ABI description of a host tensor (data pointer left NULL). An absent
+// optional input is dtype INVALID, rank 0.
+oprig_tensor describe_tensor(const TensorData& t);
 
 }  // namespace oprig::harness

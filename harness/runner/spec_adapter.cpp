@@ -1,11 +1,12 @@
-// Spec -> harness: which data types run on which backend, numeric param
-// defaults, tensor counts; and the check that a package agrees with its spec.
+// Spec -> harness: the op's tensors with their data types per backend, its
+// parameters with types, enumerations and defaults; and the check that a
+// package agrees with its spec.
 #include <algorithm>
 
 #include "registry.hpp"
+#include "runner/suite.hpp"
 #include "spec/load.hpp"
 #include "spec/resolve.hpp"
-#include "runner/suite.hpp"
 
 namespace oprig::harness {
 namespace {
@@ -29,26 +30,80 @@ FoundOp find_op(const std::filesystem::path& spec_path, const std::string& op_na
   throw InputError(spec_path.string() + ": no op named '" + op_name + "' in this spec");
 }
 
+TensorSlot tensor_slot(const spec::Package& package, const spec::OpDef& op, spec::TensorRole role, size_t index,
+                       const std::vector<std::string>& backends) {
+  const spec::TensorDef& def = spec::tensors_of(op, role).at(index);
+  TensorSlot slot;
+  slot.name = def.name;
+  slot.mandatory = def.mandatory;
+  slot.repeated = def.repeated;
+  slot.is_static = def.is_static;
+  slot.rank = std::string(spec::rank_name(def.shape.rank));
+  slot.layout = std::string(spec::layout_name(def.shape.layout));
+  if (def.default_value) slot.default_value = def.default_value->parsed;
+  for (const std::string& backend : backends) {
+    std::vector<TypeChoice>& types = slot.types_by_backend[backend];
+    for (const spec::RuntimeType& t : spec::allowed_types(package, op, role, index, backend))
+      types.push_back({t.dtype, t.quantized});
+    const spec::ResolvedTensor resolved = spec::resolve_tensor(package, op, role, index, backend);
+    slot.layout_by_backend[backend] = std::string(spec::layout_name(resolved.layout));
+  }
+  return slot;
+}
+
+// Enumeration values reach the reference by name, whichever way the Default
+// names them (by index or by name).
+nlohmann::json enum_value_name(const nlohmann::json& v, const std::vector<std::string>& values) {
+  if (v.is_number_integer() && v.get<int64_t>() >= 0 && static_cast<size_t>(v.get<int64_t>()) < values.size())
+    return values[static_cast<size_t>(v.get<int64_t>())];
+  if (v.is_string())
+    for (const std::string& e : values)
+      if (spec::iequals(e, v.get<std::string>())) return e;
+  return v;
+}
+
+ParamSlot param_slot(const spec::TensorDef& def) {
+  ParamSlot slot;
+  slot.name = def.name;
+  slot.mandatory = def.mandatory;
+  slot.enumeration = def.enumeration;
+  slot.rank = std::string(spec::rank_name(def.shape.rank));
+  for (const spec::DataType t : def.datatypes) {
+    if (const auto rt = spec::runtime_type(t)) {
+      slot.dtype = rt->dtype;
+      break;
+    }
+    if (t == spec::DataType::kString) {
+      slot.dtype = OPRIG_DTYPE_STRING;
+      break;
+    }
+  }
+  const spec::Rank r = def.shape.rank;
+  slot.tensor = r != spec::Rank::kScalar && r != spec::Rank::k0D && r != spec::Rank::kUnspecified;
+  if (def.default_value) {
+    slot.default_raw = def.default_value->raw;
+    slot.default_value = def.default_value->parsed;
+    if (!slot.enumeration.empty()) slot.default_value = enum_value_name(slot.default_value, slot.enumeration);
+    if (r == spec::Rank::kUnspecified && slot.default_value.is_array()) slot.tensor = true;
+  }
+  for (const spec::Constraint& c : def.constraints) slot.constraints.push_back(c.text);
+  return slot;
+}
+
 }  // namespace
 
-OpCaseSpace case_space_from_spec(const std::filesystem::path& spec_path, const std::string& op_name,
-                                 size_t* num_inputs, size_t* num_outputs) {
+OpCaseSpace case_space_from_spec(const std::filesystem::path& spec_path, const std::string& op_name) {
   const FoundOp found = find_op(spec_path, op_name);
   OpCaseSpace space;
   space.op = found.op.name;
   space.package = found.package.name;
-  for (const std::string& backend : backend_names()) {
-    if (!spec::op_supported_on(found.package, found.op, backend)) continue;
-    std::vector<TypeChoice>& types = space.types_by_backend[backend];
-    for (const spec::RuntimeType& t :
-         spec::allowed_types(found.package, found.op, spec::TensorRole::kInput, 0, backend))
-      types.push_back({t.dtype, t.quantized});
-  }
-  for (const spec::TensorDef& p : found.op.parameters)
-    if (p.default_value && p.default_value->parsed.is_number())
-      space.param_defaults[p.name] = p.default_value->parsed.get<double>();
-  *num_inputs = found.op.inputs.size();
-  *num_outputs = found.op.outputs.size();
+  for (const std::string& backend : backend_names())
+    if (spec::op_supported_on(found.package, found.op, backend)) space.backends.push_back(backend);
+  for (size_t i = 0; i < found.op.inputs.size(); ++i)
+    space.inputs.push_back(tensor_slot(found.package, found.op, spec::TensorRole::kInput, i, space.backends));
+  for (size_t i = 0; i < found.op.outputs.size(); ++i)
+    space.outputs.push_back(tensor_slot(found.package, found.op, spec::TensorRole::kOutput, i, space.backends));
+  for (const spec::TensorDef& p : found.op.parameters) space.params.push_back(param_slot(p));
   return space;
 }
 

@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "compare/tolerance.hpp"
+#include "golden/golden_source.hpp"
 
 namespace oprig::harness {
 namespace {
@@ -32,7 +33,17 @@ std::vector<std::string> selection_args(const Selection& s) {
   if (s.spec_file) args.insert(args.end(), {"--spec", s.spec_file->string()});
   else if (s.suite_dir) args.insert(args.end(), {"--suite", s.suite_dir->string()});
   for (const auto& p : s.packages) args.insert(args.end(), {"--package", p.string()});
+  for (const auto& g : s.golden_dirs) args.insert(args.end(), {"--golden", g.string()});
   return args;
+}
+
+std::vector<Case> op_cases(const LoadedOp& op, const Selection& selection, const std::vector<std::string>& backends) {
+  std::vector<Case> cases = generate_cases(op.space, op.plan, backends);
+  for (const auto& dir : selection.golden_dirs) {
+    std::vector<Case> more = golden_folder_cases(dir, op.space, backends);
+    cases.insert(cases.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
+  }
+  return cases;
 }
 
 Suite load_suite(const Selection& selection) {
@@ -95,8 +106,7 @@ Suite load_suite(const Selection& selection) {
     }
     if (!selection.op.empty() && op_key(op->plan.op) != op_key(selection.op)) continue;
     op->spec_path = forced_spec.value_or(op->plan.dir / op->plan.spec);
-    op->space = case_space_from_spec(op->spec_path, op->plan.op, &op->context.num_inputs,
-                                     &op->context.num_outputs);
+    op->space = case_space_from_spec(op->spec_path, op->plan.op);
     for (const auto& package : suite.packages)
       if (package->find_op(op->plan.op) != nullptr) {
         op->package = package.get();
@@ -112,7 +122,7 @@ Suite load_suite(const Selection& selection) {
     if (op->context.reference == nullptr)
       throw InputError(plan_file.string() + ": no fp64 reference for op '" + op->plan.op + "'");
     try {
-      op->context.tolerances = compare::parse_tolerances_by_dtype(op->plan.tolerance);
+      op->context.tolerances = parse_tolerance_table(op->plan.tolerance, op->space);
     } catch (const std::exception& e) {
       throw InputError(plan_file.string() + ": /tolerance: " + e.what());
     }

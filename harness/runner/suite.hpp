@@ -30,6 +30,7 @@ struct Selection {
   std::string op;                                  // empty: all
   std::vector<std::string> backends;               // resolved names
   std::string case_id;                             // empty: all
+  std::vector<std::filesystem::path> golden_dirs;  // golden cases to run besides the generated ones
 };
 
 struct LoadedOp {
@@ -63,10 +64,14 @@ std::filesystem::path default_package_path();
 // The argument list that re-creates `selection` in a worker or a repro line.
 std::vector<std::string> selection_args(const Selection& selection);
 
-// Spec -> case space (which dtypes on which backend, param defaults), and the
-// spec <-> package agreement check; both throw InputError.
-OpCaseSpace case_space_from_spec(const std::filesystem::path& spec_path, const std::string& op,
-                                 size_t* num_inputs, size_t* num_outputs);
+// Every case of one loaded op on the given backends: generated from the plan,
+// then the golden cases of the selection's golden folders.
+std::vector<Case> op_cases(const LoadedOp& op, const Selection& selection, const std::vector<std::string>& backends);
+
+// Spec -> case space (tensors with their data types per backend, parameters
+// with types, enumerations and defaults), and the spec <-> package agreement
+// check; both throw InputError.
+OpCaseSpace case_space_from_spec(const std::filesystem::path& spec_path, const std::string& op);
 void check_package_against_spec(const Package& package, const std::filesystem::path& spec_path,
                                 const std::string& op);
 

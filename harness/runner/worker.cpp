@@ -68,7 +68,7 @@ int run_worker(const Selection& selection, const std::string& op_name, const std
   else
     be.implementation = op.package->implementation(kind, &be.no_implementation_reason);
 
-  for (const Case& c : generate_cases(op.space, op.plan, {backend_name})) {
+  for (const Case& c : op_cases(op, selection, {backend_name})) {
     if (!wanted.count(c.id)) continue;
     emit("START " + c.id + "\n");
     const reports::CaseResult result = execute_case(c, op.context, be);

@@ -8,16 +8,13 @@
 namespace oprig::opsuite {
 namespace {
 
-void compute(const std::vector<RefTensor>& inputs, const RefParams& params,
-             std::vector<RefTensor>& outputs) {
-  const auto found = params.find("offset");
-  const double offset = found == params.end() ? 0.0 : found->second;
+void compute(const std::vector<RefTensor>& inputs, const RefParams& params, std::vector<RefTensor>& outputs) {
+  const double offset = params.number_or("offset", 0.0);
   const RefTensor& x = inputs.at(0);
-  RefTensor y;
+  RefTensor& y = outputs.at(0);
   y.shape = x.shape;
   y.values.reserve(x.values.size());
   for (double v : x.values) y.values.push_back(std::atan(v + offset));
-  outputs.assign(1, std::move(y));
 }
 
 }  // namespace

@@ -6,8 +6,10 @@
 #pragma once
 
 #include <cstddef>
+#include <initializer_list>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 #include "oprig/oprig_package.h"
 
@@ -45,9 +47,24 @@ const Kernel* from_handle(const oprig_kernel* handle) {
   return static_cast<const Kernel*>(reinterpret_cast<const KernelBase*>(handle));
 }
 
-// Looks up a scalar parameter by its spec name; nullopt when absent.
+// Parameters by spec name, in whatever type the spec declares (the host
+// passes each as its spec Datatype: FLOAT_32, INT_32, UINT_32, BOOL_8, ...;
+// tensor parameters with count > 1; an enumeration as its index in the
+// spec's integer type, or as its name when the spec declares STRING).
+// nullopt when the parameter is absent (then the spec's Default applies).
+const oprig_param* find_param(const oprig_param* params, size_t num_params, std::string_view name);
+// A numeric scalar (count 1) of any numeric or BOOL_8 dtype, as double.
 std::optional<double> scalar_param(const oprig_param* params, size_t num_params,
                                    std::string_view name);
+// Every element of a numeric parameter (scalar or tensor), as integers / doubles.
+std::optional<std::vector<int64_t>> int_list_param(const oprig_param* params, size_t num_params,
+                                                   std::string_view name);
+std::optional<std::vector<double>> float_list_param(const oprig_param* params, size_t num_params,
+                                                    std::string_view name);
+// An enumeration: its index in `values`, whether it came as an integer index
+// or as a STRING name; -1 when present but not one of `values`.
+std::optional<int> enum_param(const oprig_param* params, size_t num_params, std::string_view name,
+                              std::initializer_list<std::string_view> values);
 
 // Number of elements of a tensor (1 for rank 0).
 size_t element_count(const oprig_tensor& tensor);

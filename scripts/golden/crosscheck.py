@@ -2,11 +2,17 @@
 """Cross-checks oprig's golden vectors against NumPy, independently of oprig's
 own code (it needs only python3 and numpy).
 
-    python3 scripts/golden/crosscheck.py GOLDEN_DIR
+    python3 scripts/golden/crosscheck.py GOLDEN_DIR [OPSUITE_DIR]
 
 Walks every GOLDEN_DIR/**/manifest.json (golden/<package>/<op>/<golden-id>/),
 recomputes each output from the case's inputs with the NumPy function of the
-op (OPS below) and compares it with the stored reference:
+op and compares it with the stored reference. Each op brings its NumPy
+function in its own folder: OPSUITE_DIR/<op>/numpy_reference.py (default
+OPSUITE_DIR: the opsuite/ beside this script's scripts/ folder) defines
+    OP = "Atan"
+    def compute(inputs, params):  # fp64 real inputs (None: left out), params as passed
+        return [outputs...]       # fp64 real values, or ("codes", array) for exact codes
+and the check is:
   * float cases: the stored fp64 reference must lie within 2 ulp of fp64 of
     NumPy's fp64 result (room for libm differences); NaN must meet NaN and an
     infinity the same infinity.
@@ -20,6 +26,7 @@ Ops that NumPy has no equivalent for are reported as skipped
 "N passed, M failed" (with ", K skipped" appended when K > 0).
 Exit status: 0 when nothing failed, 1 when a case failed, 2 on bad usage.
 """
+import importlib.util
 import json
 import pathlib
 import sys
@@ -37,22 +44,28 @@ NUMPY_DTYPES = {
 }
 
 
-def param(params, name, default):
-    """A scalar parameter as the kernel sees it: rounded to its declared dtype."""
-    entry = params.get(name)
-    if entry is None:
-        return default
-    value, dtype = (entry.get("value"), entry.get("dtype", "FLOAT_64")) if isinstance(entry, dict) else (entry, "FLOAT_64")
-    if dtype in ("FLOAT_16", "FLOAT_32"):
-        return float(NUMPY_DTYPES[dtype](value))
-    return value
+def plain_params(params):
+    """Parameter values as the kernel received them (schema 1 wrapped each in {dtype, value})."""
+    out = {}
+    for name, entry in params.items():
+        if isinstance(entry, dict) and "value" in entry:
+            value, dtype = entry["value"], entry.get("dtype", "FLOAT_64")
+            # A float parameter reached the kernel rounded to its declared type.
+            out[name] = float(NUMPY_DTYPES[dtype](value)) if dtype in ("FLOAT_16", "FLOAT_32") else value
+        else:
+            out[name] = entry
+    return out
 
 
-# op name -> function(list of fp64 real inputs, params) -> list of fp64 outputs.
-# Add an op here only when NumPy computes exactly the op's definition.
-OPS = {
-    "Atan": lambda x, p: [np.arctan(x[0] + param(p, "offset", 0.0))],
-}
+def load_ops(opsuite_dir):
+    """op name -> compute function, from every <op>/numpy_reference.py."""
+    ops = {}
+    for path in sorted(pathlib.Path(opsuite_dir).glob("*/numpy_reference.py")):
+        spec = importlib.util.spec_from_file_location(f"oprig_numpy_{path.parent.name}", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        ops[module.OP] = module.compute
+    return ops
 
 
 class CaseError(Exception):
@@ -121,15 +134,22 @@ def check_quantised(golden, y, tensor):
     return bad, expected, float(diff.max()) if diff.size else 0.0
 
 
-def crosscheck_case(case_dir, manifest):
+def crosscheck_case(case_dir, manifest, ops):
     op = manifest.get("op")
-    function = OPS.get(op)
+    function = ops.get(op)
     if function is None:
         return "SKIP", f"not cross-checked (NumPy has no equivalent of op {op!r})"
-    inputs = [real_input(load_tensor(case_dir, t), t) for t in manifest.get("inputs", [])]
-    params = manifest.get("params", {})
+    inputs = [None if t.get("present", True) is False else real_input(load_tensor(case_dir, t), t)
+              for t in manifest.get("inputs", [])]
+    params = plain_params(manifest.get("params", {}))
     with np.errstate(all="ignore"):
-        results = [np.asarray(r, dtype=np.float64) for r in function(inputs, params)]
+        raw = function(inputs, params)
+    results = []
+    for r in raw:
+        if isinstance(r, tuple) and r[0] == "codes":
+            results.append(("codes", np.asarray(r[1], dtype=np.float64)))
+        else:
+            results.append(np.asarray(r, dtype=np.float64))
     outputs = manifest.get("outputs", [])
     if len(results) != len(outputs):
         raise CaseError(f"the manifest lists {len(outputs)} outputs, NumPy computed {len(results)}")
@@ -137,9 +157,16 @@ def crosscheck_case(case_dir, manifest):
     failures = []
     for tensor, y in zip(outputs, results):
         golden = load_tensor(case_dir, tensor)
+        exact_codes = isinstance(y, tuple)
+        if exact_codes:
+            y = y[1]
         if golden.shape != y.shape:
             raise CaseError(f"{tensor['file']}: shape {list(golden.shape)}, NumPy computed {list(y.shape)}")
-        if is_quantised(tensor):
+        if exact_codes:
+            diff = np.abs(golden.astype(np.float64) - y)
+            bad, numpy_side, worst = diff > 0, y, float(diff.max()) if diff.size else 0.0
+            notes.append(f"{tensor['name']}: max {worst:g} code")
+        elif is_quantised(tensor):
             bad, numpy_side, worst = check_quantised(golden, y, tensor)
             notes.append(f"{tensor['name']}: max {worst:g} code")
         else:
@@ -155,23 +182,25 @@ def crosscheck_case(case_dir, manifest):
 
 
 def main(argv):
-    if len(argv) != 2:
+    if len(argv) not in (2, 3):
         print(__doc__.strip().splitlines()[0], file=sys.stderr)
-        print("usage: crosscheck.py GOLDEN_DIR", file=sys.stderr)
+        print("usage: crosscheck.py GOLDEN_DIR [OPSUITE_DIR]", file=sys.stderr)
         return 2
     root = pathlib.Path(argv[1])
     if not root.is_dir():
         print(f"crosscheck: {root} is not a directory", file=sys.stderr)
         return 2
+    opsuite = pathlib.Path(argv[2]) if len(argv) == 3 else pathlib.Path(__file__).resolve().parents[2] / "opsuite"
+    ops = load_ops(opsuite)
     counts = {"PASS": 0, "FAIL": 0, "SKIP": 0}
     for manifest_path in sorted(root.rglob("manifest.json")):
         case_dir = manifest_path.parent
         name = case_dir.relative_to(root).as_posix()
         try:
             manifest = json.loads(manifest_path.read_text())
-            if manifest.get("schema") != 1:
+            if manifest.get("schema") not in (1, 2):
                 raise CaseError(f"unknown manifest schema {manifest.get('schema')!r}")
-            status, detail = crosscheck_case(case_dir, manifest)
+            status, detail = crosscheck_case(case_dir, manifest, ops)
         except CaseError as error:
             status, detail = "FAIL", str(error)
         except (ValueError, KeyError, TypeError) as error:

@@ -28,7 +28,7 @@ class AtanCases : public ::testing::Test {
  protected:
   void SetUp() override {
     plan_ = load_plan(kAtanDir / "plan.json");
-    space_ = case_space_from_spec(kAtanDir / "atan.xml", "Atan", &num_inputs_, &num_outputs_);
+    space_ = case_space_from_spec(kAtanDir / "atan.xml", "Atan");
   }
   const Case& find(const std::vector<Case>& cases, const std::string& id) {
     for (const Case& c : cases)
@@ -39,14 +39,22 @@ class AtanCases : public ::testing::Test {
   }
   TestPlan plan_;
   OpCaseSpace space_;
-  size_t num_inputs_ = 0, num_outputs_ = 0;
 };
 
 TEST_F(AtanCases, SpecGivesOneInputOneOutputAndOffsetDefault) {
-  EXPECT_EQ(num_inputs_, 1u);
-  EXPECT_EQ(num_outputs_, 1u);
-  EXPECT_EQ(space_.param_defaults, (std::map<std::string, double>{{"offset", 0.0}}));
-  for (const std::string& b : kAllBackends) EXPECT_EQ(space_.types_by_backend.count(b), 1u) << b;
+  ASSERT_EQ(space_.inputs.size(), 1u);
+  ASSERT_EQ(space_.outputs.size(), 1u);
+  ASSERT_EQ(space_.params.size(), 1u);
+  EXPECT_EQ(space_.params[0].name, "offset");
+  EXPECT_EQ(space_.params[0].dtype, OPRIG_DTYPE_FLOAT_32);  // atan.xml: QNN_DATATYPE_FLOAT_32
+  EXPECT_FALSE(space_.params[0].mandatory);
+  EXPECT_EQ(space_.params[0].default_value, nlohmann::json(0));
+  EXPECT_EQ(space_.backends, kAllBackends);
+  // atan.xml's supplemental lists: FLOAT_32 and FLOAT_16 on CPU and GPU, UFIXED_POINT_8 on DSP.
+  const std::vector<TypeChoice> floats = {{OPRIG_DTYPE_FLOAT_32, false}, {OPRIG_DTYPE_FLOAT_16, false}};
+  EXPECT_EQ(space_.inputs[0].types_by_backend.at("cpu"), floats);
+  EXPECT_EQ(space_.inputs[0].types_by_backend.at("vulkan"), floats);
+  EXPECT_EQ(space_.inputs[0].types_by_backend.at("dsp"), (std::vector<TypeChoice>{{OPRIG_DTYPE_UINT_8, true}}));
 }
 
 TEST_F(AtanCases, IdsAreUniqueWellFormedAndNameTheirParts) {
@@ -62,8 +70,10 @@ TEST_F(AtanCases, IdsAreUniqueWellFormedAndNameTheirParts) {
   // One spelled out by hand from plan.json: shape [7], fill "uniform", spec defaults.
   const Case& c = find(cases, "atan__f32__7__uniform__p0__cpu");
   EXPECT_EQ(c.dtype, OPRIG_DTYPE_FLOAT_32);
-  EXPECT_EQ(c.shape, (std::vector<int64_t>{7}));
-  EXPECT_EQ(c.params.at("offset"), 0.0);
+  EXPECT_EQ(c.shape(), (std::vector<int64_t>{7}));
+  // p0 passes no optional parameter: the kernel applies the spec default.
+  EXPECT_EQ(c.params, nlohmann::json::object());
+  EXPECT_EQ(reference_params(c, space_), (nlohmann::json{{"offset", 0}}));
   // FNV-1a 64 of "atan/f32__7__uniform__p0", computed independently in Python.
   EXPECT_EQ(c.seed, 0x1611dddf187d7366ull);
   const Case& q = find(cases, "atan__u8__1x3x5x7__codes__p0__dsp");
@@ -102,7 +112,7 @@ TEST_F(AtanCases, SameGoldenIdGivesSameSeedParamsAndInputsOnEveryBackend) {
     EXPECT_EQ(c.seed, first.seed) << c.id;
     EXPECT_EQ(c.params, first.params) << c.id;
     if (c.element_count() <= 4096) {
-      EXPECT_EQ(make_inputs(c, plan_, 1)[0].bytes, make_inputs(first, plan_, 1)[0].bytes) << c.id;
+      EXPECT_EQ(make_inputs(c, plan_)[0].bytes, make_inputs(first, plan_)[0].bytes) << c.id;
     }
   }
   // The float cases really are shared by cpu, opencl and vulkan.
@@ -113,10 +123,10 @@ TEST_F(AtanCases, InputsAreDeterministicAndFollowTheFill) {
   const std::vector<Case> cases = generate_cases(space_, plan_, {"cpu"});
   const Case& p0 = find(cases, "atan__f32__127__uniform__p0__cpu");
   const Case& p1 = find(cases, "atan__f32__127__uniform__p1__cpu");
-  const TensorData a = make_inputs(p0, plan_, 1).at(0);
-  const TensorData b = make_inputs(p0, plan_, 1).at(0);
+  const TensorData a = make_inputs(p0, plan_).at(0);
+  const TensorData b = make_inputs(p0, plan_).at(0);
   EXPECT_EQ(a.bytes, b.bytes);
-  EXPECT_NE(a.bytes, make_inputs(p1, plan_, 1).at(0).bytes) << "different golden ids, different data";
+  EXPECT_NE(a.bytes, make_inputs(p1, plan_).at(0).bytes) << "different golden ids, different data";
   ASSERT_EQ(a.bytes.size(), 127u * sizeof(float));
   std::set<float> distinct;
   for (size_t i = 0; i < 127; ++i) {
@@ -139,7 +149,7 @@ const uint16_t kF16EdgeBits[] = {0x0000, 0x8000, 0x7c00, 0xfc00, /*nan*/ 0x7e00,
 TEST_F(AtanCases, EdgeFillHoldsEveryListedValue) {
   const std::vector<Case> cases = generate_cases(space_, plan_, {"cpu"});
   {
-    const TensorData t = make_inputs(find(cases, "atan__f32__15__edge__p0__cpu"), plan_, 1).at(0);
+    const TensorData t = make_inputs(find(cases, "atan__f32__15__edge__p0__cpu"), plan_).at(0);
     ASSERT_EQ(t.bytes.size(), 15u * 4);
     std::multiset<uint32_t> got;
     bool saw_nan = false;
@@ -154,7 +164,7 @@ TEST_F(AtanCases, EdgeFillHoldsEveryListedValue) {
     EXPECT_EQ(got, std::multiset<uint32_t>(std::begin(kF32EdgeBits), std::end(kF32EdgeBits)));
   }
   {
-    const TensorData t = make_inputs(find(cases, "atan__f16__15__edge__p0__cpu"), plan_, 1).at(0);
+    const TensorData t = make_inputs(find(cases, "atan__f16__15__edge__p0__cpu"), plan_).at(0);
     ASSERT_EQ(t.bytes.size(), 15u * 2);
     std::multiset<uint16_t> got;
     for (size_t i = 0; i < 15; ++i) {

@@ -56,9 +56,34 @@ TEST(ResultsJson, NegativeZeroKeepsItsSign) {
   EXPECT_TRUE(std::signbit(back.got));
 }
 
+TEST(ResultsJson, SeedTravelsAsADecimalStringAndSchemaOneNumbersStillRead) {
+  CaseResult c = make_sample_results().cases.at(0);
+  c.seed = 0xfedcba9876543210ull;  // above 2^53: a JSON number would round in jq and JavaScript
+  const json j = c;
+  EXPECT_EQ(j.at("seed"), "18364758544493064720");
+  EXPECT_EQ(json::parse(j.dump()).get<CaseResult>().seed, 0xfedcba9876543210ull);
+  json old = j;
+  old["seed"] = 12345;  // schema 1 wrote a number
+  EXPECT_EQ(old.get<CaseResult>().seed, 12345u);
+  old["seed"] = "12x";
+  EXPECT_THROW(old.get<CaseResult>(), ResultsFormatError);
+}
+
+TEST(ResultsJson, TensorRecordsCarryTheirOwnStats) {
+  const json j = make_sample_results().cases.at(0);
+  ASSERT_EQ(j.at("outputs").size(), 1u);
+  EXPECT_EQ(j.at("outputs").at(0).at("name"), "out");
+  EXPECT_EQ(j.at("outputs").at(0).at("stats").at("tolerance"), "ulp<=3");
+  EXPECT_TRUE(j.at("inputs").at(0).at("stats").is_null());
+  EXPECT_EQ(j.at("inputs").at(0).at("shape"), (json{1, 3, 5, 7}));
+  json bad = j;
+  bad["outputs"][0]["dtype"] = 7;
+  EXPECT_THROW(bad.get<CaseResult>(), ResultsFormatError);
+}
+
 TEST(ResultsJson, SchemaFieldsPresent) {
   const json j = json::parse(render_results_json(make_sample_results()));
-  EXPECT_EQ(j.at("schema_version"), 1);
+  EXPECT_EQ(j.at("schema_version"), 2);
   for (const char* key : {"oprig_version", "git_revision", "cpu_model", "os", "hostname", "command_line",
                           "started_at", "finished_at", "cores", "backends"})
     EXPECT_TRUE(j.at("environment").contains(key)) << key;
@@ -131,8 +156,8 @@ TEST(ResultsJson, UnknownVerdictListsTheKnownOnes) {
 TEST(ResultsJson, TopLevelMustBeAnObjectWithASupportedSchema) {
   EXPECT_EQ(error_of(json::array()), "(top level): expected an object, got array");
   json j = make_sample_results();
-  j["schema_version"] = 2;
-  EXPECT_NE(error_of(j).find("schema_version: 2 is not a schema this oprig reads"), std::string::npos);
+  j["schema_version"] = 3;
+  EXPECT_NE(error_of(j).find("schema_version: 3 is not a schema this oprig reads"), std::string::npos);
   j.erase("schema_version");
   EXPECT_EQ(error_of(j), "schema_version: missing required field");
 }

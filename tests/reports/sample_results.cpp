@@ -34,8 +34,12 @@ RunResults make_sample_results() {
   pass.fill = "uniform";
   pass.params = {{"offset", 0.5}};
   pass.seed = 12345678901234567ull;
+  pass.variant = "p0";
+  pass.oracle = "reference";
   pass.verdict = Verdict::kPassed;
   pass.stats = CompareStats{105, 0, 5.9604644775390625e-08, 1.2e-07, 1, 0.0, "ulp<=3", {}};
+  pass.inputs = {TensorRecord{"in", "FLOAT_32", {1, 3, 5, 7}, 0, 0, true, false, std::nullopt}};
+  pass.outputs = {TensorRecord{"out", "FLOAT_32", {1, 3, 5, 7}, 0, 0, true, false, pass.stats}};
   pass.wall_ms = 1.25;
 
   CaseResult perf = pass;

@@ -112,8 +112,14 @@ typedef struct oprig_tensor {
   uint64_t bytes;
 } oprig_tensor;
 
-/* A parameter, addressed by its spec name, never by position. Scalars have
- * count 1; tensor parameters carry `count` elements of `dtype`. */
+/* A parameter, addressed by its spec name, never by position. The host passes
+ * each in the Datatype its spec declares: scalars have count 1; tensor
+ * parameters carry `count` elements of `dtype` in row-major order; BOOL_8 is
+ * one byte, 0 or 1. An enumeration parameter arrives as the index of its value
+ * in the spec's Enumeration list, in the declared integer type, or, when the
+ * spec declares STRING, as the value's name: dtype STRING, `count` bytes, not
+ * counting the NUL the host places after them. An optional parameter the host
+ * does not pass takes the spec's Default. */
 typedef struct oprig_param {
   const char* name;
   uint32_t dtype; /* oprig_dtype */
@@ -198,7 +204,12 @@ typedef struct oprig_implementation_v1 {
                          oprig_kernel** out_kernel);
   /* Called whenever input shapes change. Infers output shapes: the host sets
    * each output's dtype and quantisation, the kernel writes rank and dims.
-   * Allocates workspace. data pointers are NULL. */
+   * Allocates workspace. data pointers are NULL.
+   * Tensor counts: the inputs and outputs of the op's spec in order; a
+   * Repeated tensor (the last of its role) occurs one or more times; an
+   * optional input (Mandatory false) that the graph leaves out is dropped
+   * from the end of the list, or, when a later input is present, passed with
+   * dtype OPRIG_DTYPE_INVALID, rank 0 and data NULL. */
   oprig_status (*prepare)(oprig_kernel* kernel, const oprig_tensor* inputs,
                           size_t num_inputs, oprig_tensor* outputs,
                           size_t num_outputs);
