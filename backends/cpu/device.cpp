@@ -39,9 +39,9 @@ CpuBackend::CpuBackend(unsigned threads, std::optional<oprig_cpu_isa> isa) : poo
                          std::to_string(EIGEN_MINOR_VERSION) + " thread pool, " +
                          cpu_isa_name(kernel_isa) + (isa_note.empty() ? "" : " (" + isa_note + ")");
   info_.api_version = "oprig cpu";
-  info_.dtypes = {OPRIG_DTYPE_FLOAT_32, OPRIG_DTYPE_FLOAT_16, OPRIG_DTYPE_INT_8,
-                  OPRIG_DTYPE_INT_16,   OPRIG_DTYPE_INT_32,   OPRIG_DTYPE_UINT_8,
-                  OPRIG_DTYPE_UINT_16,  OPRIG_DTYPE_UINT_32,  OPRIG_DTYPE_BOOL_8};
+  info_.dtypes = {OPRIG_DTYPE_FLOAT_32, OPRIG_DTYPE_FLOAT_16, OPRIG_DTYPE_FLOAT_64, OPRIG_DTYPE_INT_8,
+                  OPRIG_DTYPE_INT_16,   OPRIG_DTYPE_INT_32,   OPRIG_DTYPE_INT_64,   OPRIG_DTYPE_UINT_8,
+                  OPRIG_DTYPE_UINT_16,  OPRIG_DTYPE_UINT_32,  OPRIG_DTYPE_UINT_64,  OPRIG_DTYPE_BOOL_8};
   info_.deterministic = true;
   info_.device_timer = false;
 

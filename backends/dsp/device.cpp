@@ -23,7 +23,8 @@ DeviceInfo make_info() {
                         std::to_string(hvx::kCostModelVersion) + " @ " +
                         std::to_string(hvx::kClockHz / 1'000'000) + " MHz";
   info.api_version = "HVX-like 128B vector ISA (simulated)";
-  info.dtypes = {OPRIG_DTYPE_UINT_8, OPRIG_DTYPE_INT_8, OPRIG_DTYPE_INT_16, OPRIG_DTYPE_INT_32};
+  info.dtypes = {OPRIG_DTYPE_UINT_8, OPRIG_DTYPE_INT_8, OPRIG_DTYPE_UINT_16, OPRIG_DTYPE_INT_16,
+                 OPRIG_DTYPE_INT_32, OPRIG_DTYPE_BOOL_8};
   info.deterministic = true;
   info.device_timer = true;  // simulated cycles, see cost_model.md
   return info;

@@ -100,8 +100,11 @@ DeviceInfo describe_device(const SelectedDevice& selected) {
   info.driver_version = driver_version(selected.platform, selected.device);
   info.api_version = leading_words(device_string(selected.device, CL_DEVICE_VERSION), 2);
   // fp16 as storage (vload_half/vstore_half) is core OpenCL, so every device
-  // can hold FLOAT_16 tensors; arithmetic stays fp32.
-  info.dtypes = {OPRIG_DTYPE_FLOAT_32, OPRIG_DTYPE_FLOAT_16};
+  // can hold FLOAT_16 tensors; arithmetic stays fp32. char/short/int and
+  // their unsigned forms are core OpenCL C on every profile.
+  info.dtypes = {OPRIG_DTYPE_FLOAT_32, OPRIG_DTYPE_FLOAT_16, OPRIG_DTYPE_INT_8,  OPRIG_DTYPE_INT_16,
+                 OPRIG_DTYPE_INT_32,   OPRIG_DTYPE_UINT_8,   OPRIG_DTYPE_UINT_16, OPRIG_DTYPE_UINT_32,
+                 OPRIG_DTYPE_BOOL_8};
   // One in-order queue and kernels without atomics: runs repeat bit for bit.
   info.deterministic = true;
   info.device_timer = true;  // CL_QUEUE_PROFILING_ENABLE events

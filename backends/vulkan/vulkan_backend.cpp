@@ -73,8 +73,12 @@ class VulkanBackend final : public Backend {
     info_.driver_version = device_->driver_description();
     info_.api_version = api_version_text(properties.apiVersion);
     // fp16 tensors are stored as packed 32-bit words and converted in the
-    // shader (unpackHalf2x16/packHalf2x16), which every device supports.
-    info_.dtypes = {OPRIG_DTYPE_FLOAT_32, OPRIG_DTYPE_FLOAT_16};
+    // shader (unpackHalf2x16/packHalf2x16), which every device supports; 8-
+    // and 16-bit integers likewise as bytes of 32-bit words (bitfieldExtract),
+    // so no 8/16-bit storage feature is needed.
+    info_.dtypes = {OPRIG_DTYPE_FLOAT_32, OPRIG_DTYPE_FLOAT_16, OPRIG_DTYPE_INT_8,  OPRIG_DTYPE_INT_16,
+                    OPRIG_DTYPE_INT_32,   OPRIG_DTYPE_UINT_8,   OPRIG_DTYPE_UINT_16, OPRIG_DTYPE_UINT_32,
+                    OPRIG_DTYPE_BOOL_8};
     info_.deterministic = true;
     info_.device_timer = timestamps_.available();
 

@@ -270,6 +270,11 @@ std::vector<Case> cases_for(const OpCaseSpace& space, const TestPlan& plan, cons
     for (const Fill& f : plan.fills) usable.push_back(&f);
   }
   for (const Fill* fill : usable) {
+    if (!fill->types.empty() &&
+        std::none_of(fill->types.begin(), fill->types.end(), [&](const std::string& t) {
+          return dtype_from_name(t) == combo.primary.dtype;
+        }))
+      continue;
     std::vector<ShapeEntry> shapes = fill->shapes;
     if (shapes.empty() && fill->all.kind == "edge") {  // one element per edge value
       ShapeEntry e;
@@ -442,11 +447,16 @@ std::vector<Case> generate_cases(const OpCaseSpace& space, const TestPlan& plan,
 std::vector<Case> golden_cases(const OpCaseSpace& space, const TestPlan& plan) {
   std::vector<Case> out;
   std::set<std::string> seen;
+  std::map<std::string, size_t> shapes_of_variant;  // "types/fill/variant" -> shapes taken
   for (const std::string& backend : space.backends) {
     for (const TypeCombo& combo : space.type_combos(backend, plan)) {
       for (Case& c : cases_for(space, plan, backend, combo)) {
         if (c.element_count() > plan.golden_max_elements) continue;
-        if (!seen.insert(c.golden_id).second) continue;
+        if (seen.count(c.golden_id)) continue;
+        if (plan.golden_shapes_per_variant > 0 && c.literal < 0 &&
+            ++shapes_of_variant[c.types_text + "/" + c.fill + "/" + c.variant] > plan.golden_shapes_per_variant)
+          continue;
+        seen.insert(c.golden_id);
         c.backend.clear();
         c.id.clear();
         out.push_back(std::move(c));

@@ -84,7 +84,7 @@ std::vector<ShapeEntry> parse_shapes(const json& j, const std::string& where) {
 
 FillSpec parse_fill_spec(const json& j, const std::string& where) {
   only_keys(j, where, {"kind", "low", "high", "zero_share", "value", "levels", "exclude_zero", "values", "inputs",
-                       "shapes", "about"});
+                       "shapes", "types", "about"});
   FillSpec f;
   if (!j.contains("kind")) fail(where, "a fill needs a \"kind\"");
   f.kind = get<std::string>(j.at("kind"), where + "/kind");
@@ -128,14 +128,17 @@ Fill parse_fill(const std::string& name, const json& j, const std::string& where
       json rest = j;
       rest.erase("inputs");
       rest.erase("shapes");
+      rest.erase("types");
       fill.all = parse_fill_spec(rest, where);
     }
   } else {
     json rest = j;
     rest.erase("shapes");
+    rest.erase("types");
     fill.all = parse_fill_spec(rest, where);
   }
   if (j.contains("shapes")) fill.shapes = parse_shapes(j.at("shapes"), where + "/shapes");
+  if (j.contains("types")) fill.types = get<std::vector<std::string>>(j.at("types"), where + "/types");
   return fill;
 }
 
@@ -270,8 +273,10 @@ TestPlan parse_plan(const json& j, const std::filesystem::path& path) {
         fail(file + ": /tolerance/" + key, "every tolerance needs a \"reason\"");
     if (j.contains("golden")) {
       const json& g = j.at("golden");
-      only_keys(g, file + ": /golden", {"max_elements", "cases"});
+      only_keys(g, file + ": /golden", {"max_elements", "shapes_per_variant", "cases", "about"});
       plan.golden_max_elements = get<size_t>(g.value("max_elements", json(4096)), file + ": /golden/max_elements");
+      plan.golden_shapes_per_variant =
+          get<size_t>(g.value("shapes_per_variant", json(0)), file + ": /golden/shapes_per_variant");
       const json cases = g.value("cases", json::array());
       for (size_t i = 0; i < cases.size(); ++i)
         plan.golden_literals.push_back(parse_literal(cases[i], file + ": /golden/cases/" + std::to_string(i)));

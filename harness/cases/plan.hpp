@@ -45,6 +45,7 @@ struct Fill {
   FillSpec all;                               // inputs without their own
   std::map<std::string, FillSpec> by_input;   // by the spec's input name
   std::vector<ShapeEntry> shapes;             // non-empty: only these shapes for this fill
+  std::vector<std::string> types;             // non-empty: only cases whose primary type is one of these
   const FillSpec& for_input(const std::string& input_name) const;
 };
 
@@ -103,6 +104,7 @@ struct TestPlan {
   std::vector<Quantization> input_quantization, output_quantization;  // by index; the last repeats
   nlohmann::json tolerance;  // by data type name or output name; parsed by harness/compare
   size_t golden_max_elements = 4096;
+  size_t golden_shapes_per_variant = 0;  // 0: every shape within max_elements; else the first N per (types, fill, variant)
   std::vector<GoldenLiteral> golden_literals;
   std::vector<ShapeEntry> bench_shapes;
   int bench_repetitions = 9;

@@ -71,9 +71,12 @@ class ElementMaker {
     if (kind == "edge") return edge_value(fill_.edge_values[i % fill_.edge_values.size()], d);
     if (kind == "constant") return to_dtype_value(fill_.value, d);
     if (kind == "small_int") {
-      if (rng_.unit() < fill_.zero_share) return 0.0;
+      if (!fill_.exclude_zero && rng_.unit() < fill_.zero_share) return 0.0;
       const double lo = std::ceil(fill_.low), hi = std::floor(fill_.high);
-      return to_dtype_value(lo + std::floor(rng_.unit() * (hi - lo + 1)), d);
+      for (;;) {
+        const double v = lo + std::floor(rng_.unit() * (hi - lo + 1));
+        if (!(fill_.exclude_zero && v == 0)) return to_dtype_value(v, d);
+      }
     }
     if (kind == "distinct") {
       const double step = n_ > 1 ? (fill_.high - fill_.low) / static_cast<double>(n_ - 1) : 0.0;

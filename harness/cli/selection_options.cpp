@@ -9,6 +9,7 @@ namespace oprig::cli {
 void add_selection_flags(CLI::App& command, SelectionFlags& flags) {
   command.add_option("--suite", flags.suite, "Suite folder with <op>/plan.json (default: the bundled opsuite/)")
       ->check(CLI::ExistingDirectory);
+  command.add_flag("--golden-only", flags.golden_only, "Run only the --golden cases, not the generated ones");
   command.add_option("--spec", flags.spec, "One spec file (XML OpDef or JSON UDO config) with plan.json beside it")
       ->check(CLI::ExistingFile);
   command.add_option("--op", flags.op, "Only this op or model suite (case-insensitive), e.g. atan, controlflow");
@@ -31,6 +32,8 @@ harness::Selection to_selection(const SelectionFlags& flags) {
   if (!flags.spec.empty()) s.spec_file = flags.spec;
   for (const auto& p : flags.packages) s.packages.emplace_back(p);
   for (const auto& g : flags.golden) s.golden_dirs.emplace_back(std::filesystem::absolute(g));
+  if (flags.golden_only && flags.golden.empty()) throw harness::InputError("--golden-only needs --golden DIR");
+  s.golden_only = flags.golden_only;
   s.op = flags.op;
   s.case_id = flags.case_id;
   const std::vector<std::string> known = backend_names();

@@ -13,6 +13,7 @@ struct SelectionFlags {
   std::string suite, spec, op, backends = "all", case_id;
   std::vector<std::string> packages;
   std::vector<std::string> golden;
+  bool golden_only = false;
 };
 
 void add_selection_flags(CLI::App& command, SelectionFlags& flags);

@@ -48,6 +48,22 @@ CaseTensor tensor_from(const json& t, const std::filesystem::path& manifest, con
   return ct;
 }
 
+// A golden case runs on a backend only where the spec allows its types.
+bool types_allowed(const Case& c, const OpCaseSpace& space, const std::string& backend) {
+  auto fits = [&](const std::vector<CaseTensor>& tensors, const std::vector<TensorSlot>& slots) {
+    for (size_t k = 0; k < tensors.size(); ++k) {
+      if (!tensors[k].present || slots.empty()) continue;
+      const TensorSlot& slot = slots[std::min(k, slots.size() - 1)];
+      const auto it = slot.types_by_backend.find(backend);
+      if (it == slot.types_by_backend.end() ||
+          std::find(it->second.begin(), it->second.end(), tensors[k].type) == it->second.end())
+        return false;
+    }
+    return true;
+  };
+  return fits(c.inputs, space.inputs) && fits(c.outputs, space.outputs);
+}
+
 }  // namespace
 
 json manifest_params(const json& manifest) {
@@ -107,6 +123,7 @@ std::vector<Case> golden_folder_cases(const std::filesystem::path& root, const O
     base.seed = seed_of(base.op, base.golden_id);
     for (const std::string& backend : backends) {
       if (std::find(space.backends.begin(), space.backends.end(), backend) == space.backends.end()) continue;
+      if (!types_allowed(base, space, backend)) continue;
       Case c = base;
       c.backend = backend;
       c.id = op_key(c.op) + "__" + c.golden_id + "__" + backend;

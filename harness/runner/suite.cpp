@@ -34,11 +34,13 @@ std::vector<std::string> selection_args(const Selection& s) {
   else if (s.suite_dir) args.insert(args.end(), {"--suite", s.suite_dir->string()});
   for (const auto& p : s.packages) args.insert(args.end(), {"--package", p.string()});
   for (const auto& g : s.golden_dirs) args.insert(args.end(), {"--golden", g.string()});
+  if (s.golden_only) args.push_back("--golden-only");
   return args;
 }
 
 std::vector<Case> op_cases(const LoadedOp& op, const Selection& selection, const std::vector<std::string>& backends) {
-  std::vector<Case> cases = generate_cases(op.space, op.plan, backends);
+  std::vector<Case> cases;
+  if (!selection.golden_only) cases = generate_cases(op.space, op.plan, backends);
   for (const auto& dir : selection.golden_dirs) {
     std::vector<Case> more = golden_folder_cases(dir, op.space, backends);
     cases.insert(cases.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
@@ -66,6 +68,7 @@ Suite load_suite(const Selection& selection) {
       throw InputError(e.what());
     }
     for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+      if (selection.golden_only) break;  // model suites have no golden cases
       const auto file = entry.path() / "suite.json";
       const std::string name = entry.path().filename().string();
       if (!std::filesystem::exists(file)) continue;
@@ -130,6 +133,7 @@ Suite load_suite(const Selection& selection) {
     std::string prefix = "oprig run --spec " + quote_if_needed(std::filesystem::absolute(op->spec_path).string());
     for (const auto& p : selection.packages)
       prefix += " --package " + quote_if_needed(std::filesystem::absolute(p).string());
+    for (const auto& g : selection.golden_dirs) prefix += " --golden " + quote_if_needed(g.string());
     op->context.repro_prefix = prefix;
     suite.ops.push_back(std::move(op));
   }

@@ -31,6 +31,7 @@ struct Selection {
   std::vector<std::string> backends;               // resolved names
   std::string case_id;                             // empty: all
   std::vector<std::filesystem::path> golden_dirs;  // golden cases to run besides the generated ones
+  bool golden_only = false;                        // ... instead of them
 };
 
 struct LoadedOp {

@@ -4,5 +4,5 @@ import numpy as np
 OP = "Atan"
 
 
-def compute(inputs, params):
+def compute(inputs, params, outputs):
     return [np.arctan(inputs[0] + params.get("offset", 0.0))]

@@ -26,8 +26,9 @@ TEST(DspBackend, DescribesTheSimulator) {
   EXPECT_EQ(info.device_name, "oprig HVX simulator (128B)");
   EXPECT_NE(info.driver_version.find("hvx-sim"), std::string::npos);
   EXPECT_NE(info.driver_version.find("cost model"), std::string::npos);
-  EXPECT_EQ(info.dtypes, (std::vector<oprig_dtype>{OPRIG_DTYPE_UINT_8, OPRIG_DTYPE_INT_8,
-                                                   OPRIG_DTYPE_INT_16, OPRIG_DTYPE_INT_32}));
+  // Fixed point only: no float type on the DSP.
+  EXPECT_EQ(info.dtypes, (std::vector<oprig_dtype>{OPRIG_DTYPE_UINT_8, OPRIG_DTYPE_INT_8, OPRIG_DTYPE_UINT_16,
+                                                   OPRIG_DTYPE_INT_16, OPRIG_DTYPE_INT_32, OPRIG_DTYPE_BOOL_8}));
   EXPECT_TRUE(info.deterministic);
   EXPECT_TRUE(info.device_timer);
   EXPECT_EQ(backend->context().kind, OPRIG_BACKEND_DSP);

@@ -24,6 +24,9 @@ TEST_F(OpenCLDeviceTest, DescribesTheDevice) {
   };
   EXPECT_TRUE(has(OPRIG_DTYPE_FLOAT_32));
   EXPECT_TRUE(has(OPRIG_DTYPE_FLOAT_16));
+  EXPECT_TRUE(has(OPRIG_DTYPE_INT_32));  // core OpenCL C
+  EXPECT_TRUE(has(OPRIG_DTYPE_UINT_8));
+  EXPECT_FALSE(has(OPRIG_DTYPE_INT_64)) << "64-bit integers are optional on embedded profiles";
   EXPECT_TRUE(info.deterministic);
   EXPECT_TRUE(info.device_timer);
   EXPECT_EQ(backend_->kind(), OPRIG_BACKEND_OPENCL);

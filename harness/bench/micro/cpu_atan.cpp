@@ -20,7 +20,7 @@
 #include "backend.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "oprig/oprig_package.h"
-#include "opsuite_implementation.hpp"
+#include "runner/kernel_session.hpp"
 
 namespace {
 
@@ -39,7 +39,7 @@ struct AtanCpuSession {
 
   AtanCpuSession(unsigned threads, size_t n) {
     backend = std::make_unique<oprig::CpuBackend>(threads);
-    impl = oprig::bench::opsuite_implementation(OPRIG_BACKEND_CPU, &error);
+    impl = oprig::harness::opsuite_implementation(OPRIG_BACKEND_CPU, &error);
     if (impl == nullptr) return;
     const oprig_param param{"offset", OPRIG_DTYPE_FLOAT_32, 1, &kOffset};
     if (impl->create(&backend->context(), "Atan", &param, 1, &kernel) != OPRIG_STATUS_OK) {

@@ -13,14 +13,14 @@
 #include <vector>
 
 #include "factories.hpp"
-#include "opsuite_implementation.hpp"
+#include "runner/kernel_session.hpp"
 
 namespace {
 
 void BM_AtanDsp(benchmark::State& state) {
   const auto n = static_cast<size_t>(state.range(0));
   std::string why;
-  const oprig_implementation_v1* impl = oprig::bench::opsuite_implementation(OPRIG_BACKEND_DSP, &why);
+  const oprig_implementation_v1* impl = oprig::harness::opsuite_implementation(OPRIG_BACKEND_DSP, &why);
   std::unique_ptr<oprig::Backend> backend = impl != nullptr ? oprig::create_dsp_backend(&why) : nullptr;
   if (backend == nullptr) {
     state.SkipWithError(("no dsp Atan: " + why).c_str());

@@ -16,7 +16,7 @@
 #include "registry.hpp"
 #include "core/half.hpp"
 #include "oprig/oprig_package.h"
-#include "opsuite_implementation.hpp"
+#include "runner/kernel_session.hpp"
 
 namespace {
 
@@ -46,7 +46,7 @@ AtanSession& session(oprig_dtype dtype, size_t n) {
 
   s.backend = oprig::create_backend("opencl", &s.error);
   if (s.backend == nullptr) return s;
-  s.impl = oprig::bench::opsuite_implementation(OPRIG_BACKEND_OPENCL, &s.error);
+  s.impl = oprig::harness::opsuite_implementation(OPRIG_BACKEND_OPENCL, &s.error);
   if (s.impl == nullptr) return s;
   const float offset = 0.5f;
   const oprig_param param{"offset", OPRIG_DTYPE_FLOAT_32, 1, &offset};

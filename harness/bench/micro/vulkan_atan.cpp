@@ -19,7 +19,7 @@
 #include "registry.hpp"
 #include "core/half.hpp"
 #include "oprig/oprig_package.h"
-#include "opsuite_implementation.hpp"
+#include "runner/kernel_session.hpp"
 
 namespace {
 
@@ -50,7 +50,7 @@ VulkanAtanFixture& fixture(oprig_dtype dtype, size_t count) {
 
   f.backend = oprig::create_backend("vulkan", &f.error);
   if (!f.backend) return f;
-  f.impl = oprig::bench::opsuite_implementation(OPRIG_BACKEND_VULKAN, &f.error);
+  f.impl = oprig::harness::opsuite_implementation(OPRIG_BACKEND_VULKAN, &f.error);
   if (f.impl == nullptr) return f;
   const float offset = 0.25f;
   const oprig_param param{"offset", OPRIG_DTYPE_FLOAT_32, 1, &offset};
