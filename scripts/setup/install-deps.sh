@@ -10,6 +10,7 @@ packages=(
   opencl-headers ocl-icd-opencl-dev ocl-icd-libopencl1 pocl-opencl-icd clinfo
   libvulkan-dev mesa-vulkan-drivers glslc spirv-tools
   libgemmlowp-dev libxml2-utils python3 python3-numpy chromium
+  libopenblas-dev libdnnl-dev libonnx-testdata python3-onnx
 )
 
 missing=()
