@@ -15,6 +15,8 @@ namespace {
 
 using nlohmann::json;
 
+bool spec_iequals(const std::string& a, const std::string& b) { return spec::iequals(a, b); }
+
 std::string short_type(const TypeChoice& t) { return std::string(dtype_short_name(t.dtype)); }
 
 // "f32" when every tensor has the primary type; else the distinct types in
@@ -141,7 +143,7 @@ Quantization quant_at(const std::vector<Quantization>& list, size_t k, oprig_dty
 // Inputs of one case from a shape entry: entry shapes onto the spec's input
 // defs, a Repeated last def taking every remaining shape.
 std::vector<CaseTensor> case_inputs(const OpCaseSpace& space, const TypeCombo& combo, const ShapeEntry& entry,
-                                    const TestPlan& plan) {
+                                    const TestPlan& plan, const std::string& backend) {
   std::vector<CaseTensor> out;
   const size_t slots = space.inputs.size();
   auto tensor = [&](size_t slot) {
@@ -149,6 +151,7 @@ std::vector<CaseTensor> case_inputs(const OpCaseSpace& space, const TypeCombo& c
     t.name = space.inputs[slot].name;
     t.type = combo.inputs.at(slot);
     t.is_static = space.inputs[slot].is_static;
+    t.layout = space.input_layout(slot, backend);
     return t;
   };
   if (entry.every_input) {
@@ -216,12 +219,15 @@ std::vector<CaseTensor> case_outputs(const OpCaseSpace& space, const TypeCombo& 
 }
 
 std::string entry_shape_text(const ShapeEntry& entry, const std::vector<CaseTensor>& inputs) {
-  if (!entry.name.empty()) return id_text(entry.name);
-  if (entry.every_input) return shape_text(*entry.inputs.at(0));
+  // A layout-specific entry names its layout: the same dims mean different
+  // things in NHWC and NCHW, so they must not share a golden id.
+  const std::string layout = entry.layout.empty() ? "" : id_text(entry.layout) + "_";
+  if (!entry.name.empty()) return layout + id_text(entry.name);
+  if (entry.every_input) return layout + shape_text(*entry.inputs.at(0));
   std::string out;
   for (size_t k = 0; k < inputs.size(); ++k)
     out += (k ? "_" : "") + (inputs[k].present ? shape_text(inputs[k].shape) : std::string("none"));
-  return out.empty() ? "noinputs" : out;
+  return layout + (out.empty() ? "noinputs" : out);
 }
 
 bool any_quantized_input(const TypeCombo& combo) {
@@ -284,9 +290,10 @@ std::vector<Case> cases_for(const OpCaseSpace& space, const TestPlan& plan, cons
     }
     if (shapes.empty()) shapes = plan.shapes;
     for (const ShapeEntry& entry : shapes) {
+      if (!entry.layout.empty() && !spec_iequals(entry.layout, space.input_layout(0, backend))) continue;
       Case c = base;
       c.fill = fill->name;
-      c.inputs = case_inputs(space, combo, entry, plan);
+      c.inputs = case_inputs(space, combo, entry, plan, backend);
       c.outputs = case_outputs(space, combo, entry, plan);
       c.shape_text = entry_shape_text(entry, c.inputs);
       add_variants(out, c, space, plan, entry);
@@ -302,7 +309,7 @@ std::vector<Case> cases_for(const OpCaseSpace& space, const TestPlan& plan, cons
     c.fill = lit.name;
     c.variant = "lit";
     c.literal = static_cast<int>(i);
-    c.inputs = case_inputs(space, combo, entry, plan);
+    c.inputs = case_inputs(space, combo, entry, plan, backend);
     c.outputs = case_outputs(space, combo, entry, plan);
     c.shape_text = entry_shape_text(entry, c.inputs);
     finish_ids(c);
@@ -313,6 +320,13 @@ std::vector<Case> cases_for(const OpCaseSpace& space, const TestPlan& plan, cons
 }
 
 }  // namespace
+
+std::string OpCaseSpace::input_layout(size_t index, const std::string& backend) const {
+  if (index >= inputs.size()) return "";
+  const TensorSlot& slot = inputs[index];
+  const auto it = slot.layout_by_backend.find(backend);
+  return it != slot.layout_by_backend.end() && !it->second.empty() ? it->second : slot.layout;
+}
 
 const ParamSlot* OpCaseSpace::param(const std::string& name) const {
   for (const ParamSlot& p : params)

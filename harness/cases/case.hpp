@@ -74,6 +74,8 @@ struct OpCaseSpace {
   // the spec (each allowed type of the def with the most of them; the other
   // defs take that type where they allow it, else their first).
   std::vector<TypeCombo> type_combos(const std::string& backend, const TestPlan& plan) const;
+  // The layout of input or output def `index` on a backend ("" when the spec gives none).
+  std::string input_layout(size_t index, const std::string& backend) const;
 };
 
 // ---- one case -----------------------------------------------------------
@@ -86,6 +88,7 @@ struct CaseTensor {
   bool present = true;  // inputs: false for an optional input left out
   bool is_static = false;
   std::string file;  // a golden case: the .npy in Case::golden_dir holding this tensor
+  std::string layout;  // the spec's layout of this tensor on the case's backend ("NHWC", "NCHW", "" none)
 };
 
 struct Case {

@@ -55,7 +55,7 @@ ShapeEntry parse_shape_entry(const json& j, const std::string& where) {
     e.inputs.push_back(parse_dims(j, where));
     return e;
   }
-  only_keys(j, where, {"name", "inputs", "params", "num_outputs"});
+  only_keys(j, where, {"name", "inputs", "params", "num_outputs", "layout"});
   if (!j.contains("inputs")) fail(where, "a shape entry needs \"inputs\" (one shape per input, null to leave one out)");
   e.name = get<std::string>(j.value("name", json("")), where + "/name");
   const json& inputs = j.at("inputs");
@@ -68,6 +68,7 @@ ShapeEntry parse_shape_entry(const json& j, const std::string& where) {
     e.params = j.at("params");
     if (!e.params.is_object()) fail(where + "/params", "expected an object");
   }
+  if (j.contains("layout")) e.layout = get<std::string>(j.at("layout"), where + "/layout");
   if (j.contains("num_outputs")) {
     e.num_outputs = get<int>(j.at("num_outputs"), where + "/num_outputs");
     if (e.num_outputs < 1) fail(where + "/num_outputs", "must be at least 1");

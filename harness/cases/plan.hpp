@@ -59,6 +59,7 @@ struct ShapeEntry {
   bool every_input = false;     // the plain-array form
   nlohmann::json params = nlohmann::json::object();  // fixed parameters of this entry
   int num_outputs = -1;         // a Repeated output: how many; -1: one per output def
+  std::string layout;           // non-empty: only where input 0's layout (per backend, from the spec) is this
 };
 
 struct ParamSweep {

@@ -69,6 +69,7 @@ GoldenCase build(const Case& c, const LoadedOp& op) {
     const std::string file = "in" + std::to_string(file_index++) + ".npy";
     nlohmann::json e = tensor_entry(inputs[k].name, file, inputs[k].dtype, inputs[k].shape, inputs[k].quant);
     if (c.inputs[k].is_static) e["static"] = true;
+    if (!c.inputs[k].layout.empty()) e["layout"] = c.inputs[k].layout;
     m["inputs"].push_back(std::move(e));
     g.inputs.push_back({inputs[k].dtype, inputs[k].shape, inputs[k].bytes});
   }

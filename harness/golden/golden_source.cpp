@@ -45,6 +45,7 @@ CaseTensor tensor_from(const json& t, const std::filesystem::path& manifest, con
   ct.quant.zero_point = t.value("zero_point", 0);
   ct.type = {*dtype, ct.quant.scale != 0};
   ct.shape = t.value("shape", std::vector<int64_t>{});
+  ct.layout = t.value("layout", "");
   return ct;
 }
 
@@ -125,6 +126,15 @@ std::vector<Case> golden_folder_cases(const std::filesystem::path& root, const O
       if (std::find(space.backends.begin(), space.backends.end(), backend) == space.backends.end()) continue;
       if (!types_allowed(base, space, backend)) continue;
       Case c = base;
+      // A tensor's layout: the manifest's, and the case runs only where the
+      // spec's layout agrees; without one, the backend's layout.
+      bool layouts_agree = true;
+      for (size_t k = 0; k < c.inputs.size(); ++k) {
+        const std::string backend_layout = space.input_layout(k, backend);
+        if (c.inputs[k].layout.empty()) c.inputs[k].layout = backend_layout;
+        else if (!backend_layout.empty() && !spec::iequals(c.inputs[k].layout, backend_layout)) layouts_agree = false;
+      }
+      if (!layouts_agree) continue;
       c.backend = backend;
       c.id = op_key(c.op) + "__" + c.golden_id + "__" + backend;
       out.push_back(std::move(c));

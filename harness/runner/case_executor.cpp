@@ -170,8 +170,10 @@ std::string repro_command(const Case& c, const OpContext& op) {
 std::vector<Expected> reference_outputs(const Case& c, const OpContext& op, const std::vector<TensorData>& inputs) {
   if (op.reference == nullptr) throw std::runtime_error("no fp64 reference for op '" + c.op + "'");
   std::vector<opsuite::RefTensor> ref_in;
-  for (const TensorData& t : inputs) {
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    const TensorData& t = inputs[k];
     opsuite::RefTensor r;
+    r.layout = k < c.inputs.size() ? c.inputs[k].layout : "";
     r.shape = t.shape;
     r.values = real_values(t);
     r.dtype = t.dtype;

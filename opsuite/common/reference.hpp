@@ -35,6 +35,7 @@ struct RefTensor {
   double scale = 0;  // quantisation (0: none): real = scale * (code - zero_point)
   int32_t zero_point = 0;
   bool present = true;  // inputs: false for an optional input left out
+  std::string layout;   // inputs: the spec's layout on the case's backend ("NHWC", "NCHW", "" none)
   bool codes = false;   // outputs: values are integer codes already
 
   size_t element_count() const;
