@@ -1,7 +1,9 @@
 #include "spec/json_positions.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <iterator>
+#include <optional>
 #include <unordered_map>
 
 namespace oprig::spec {
@@ -48,14 +50,16 @@ class CountingIterator {
   LineCounter* counter_ = nullptr;
 };
 
-// Builds the DOM and the position tree. Object members are appended straight
-// to ordered_json's underlying vector (its own insert searches linearly, which
-// would make an object of n keys cost n^2); duplicates are found through a
-// hash map per open object and, as in Python's json, the last value wins.
+// Builds the DOM and the position tree. A container is assembled in its
+// frame and moved into its parent when it closes: object members gather in a
+// plain vector (movable keys) and go into ordered_json's vector in one reserved
+// step, because that vector holds const keys, so growing it copies every
+// member's whole subtree. Duplicated keys are found by a scan of small objects
+// and a hash map for large ones; as in Python's json, the last value wins.
 class PositionSax : public nlohmann::json_sax<Json> {
  public:
   PositionSax(PositionedJson& out, LineCounter& counter, int max_depth)
-      : out_(out), counter_(counter), max_depth_(max_depth) {}
+      : out_(out), counter_(counter), max_depth_(static_cast<size_t>(std::max(max_depth, 1))) {}
 
   bool null() override { return add(Json(nullptr)); }
   bool boolean(bool v) override { return add(Json(v)); }
@@ -64,18 +68,18 @@ class PositionSax : public nlohmann::json_sax<Json> {
   bool number_float(number_float_t v, const string_t&) override { return add(Json(v)); }
   bool string(string_t& v) override { return add(Json(std::move(v))); }
   bool binary(binary_t& v) override { return add(Json(v)); }
-  bool start_object(std::size_t) override { return open(Json::object()); }
-  bool start_array(std::size_t) override { return open(Json::array()); }
+  bool start_object(std::size_t) override { return open(true); }
+  bool start_array(std::size_t) override { return open(false); }
   bool end_object() override { return close(); }
   bool end_array() override { return close(); }
 
   bool key(string_t& k) override {
-    Frame& frame = stack_.back();
-    auto [it, inserted] = frame.ordinals.try_emplace(k, frame.value->size());
-    frame.slot = it->second;
-    frame.key = k;
+    Frame& frame = top();
+    std::optional<size_t> existing = find_key(frame, k);
+    frame.slot = existing.value_or(frame.members.size());
+    frame.key = std::move(k);
     frame.key_line = counter_.token_line;
-    if (!inserted) {
+    if (existing) {
       DuplicateKey duplicate{pointer_to_slot(), counter_.token_line};
       if (out_.duplicate_key_pointer.empty()) out_.duplicate_key_pointer = duplicate.pointer;
       out_.duplicate_keys.push_back(std::move(duplicate));
@@ -93,100 +97,129 @@ class PositionSax : public nlohmann::json_sax<Json> {
 
  private:
   struct Frame {
-    Json* value;
-    int line;
-    size_t slot = 0;  // where the next value goes (objects: the key's ordinal)
-    std::string key;  // objects: the pending key
-    int key_line = 0; // objects: its line, which is the member's line
+    bool is_object = false;
+    int line = 0;
+    Json array = Json::array();                          // arrays
+    std::vector<std::pair<std::string, Json>> members;   // objects
+    size_t slot = 0;   // objects: the ordinal the pending key's value goes to
+    std::string key;   // objects: the pending key
+    int key_line = 0;  // objects: its line, which is the member's line
     std::vector<JsonPosition> children;
-    std::unordered_map<std::string, size_t> ordinals;  // objects only
+    // Objects with many members: key -> ordinal (small objects are scanned).
+    std::unordered_map<std::string, size_t> ordinals;
   };
 
-  // Puts a value where the current container expects it; returns its address.
-  Json* place(Json&& v) {
-    if (stack_.empty()) {
-      out_.value = std::move(v);
-      return &out_.value;
+  static constexpr size_t kScanLimit = 32;
+
+  // The ordinal of an existing member named `k`.
+  static std::optional<size_t> find_key(Frame& frame, const std::string& k) {
+    const auto& members = frame.members;
+    if (members.size() < kScanLimit) {
+      for (size_t i = 0; i < members.size(); ++i)
+        if (members[i].first == k) return i;
+      return std::nullopt;
     }
-    Frame& frame = stack_.back();
-    if (frame.value->is_array()) {
-      frame.slot = frame.value->size();
-      frame.value->push_back(std::move(v));
-      return &frame.value->back();
-    }
-    Json::object_t& object = frame.value->get_ref<Json::object_t&>();
-    if (frame.slot < object.size()) {  // a duplicated key: replace in place
-      auto slot = object.begin() + static_cast<std::ptrdiff_t>(frame.slot);
-      slot->second = std::move(v);
-      return &slot->second;
-    }
-    object.emplace_back(frame.key, std::move(v));
-    return &object.back().second;
+    if (frame.ordinals.empty())
+      for (size_t i = 0; i < members.size(); ++i) frame.ordinals.emplace(members[i].first, i);
+    auto [it, inserted] = frame.ordinals.try_emplace(k, members.size());
+    if (inserted) return std::nullopt;
+    return it->second;
   }
 
-  void place_position(JsonPosition&& position) {
-    if (stack_.empty()) {
+  Frame& top() { return stack_[depth_ - 1]; }
+  const Frame& top() const { return stack_[depth_ - 1]; }
+
+  // Puts a finished value where the current container expects it.
+  void place(Json&& v, JsonPosition&& position) {
+    if (depth_ == 0) {
+      out_.value = std::move(v);
       out_.positions = std::move(position);
       return;
     }
-    Frame& frame = stack_.back();
-    if (frame.slot < frame.children.size()) frame.children[frame.slot] = std::move(position);
-    else frame.children.push_back(std::move(position));
+    Frame& frame = top();
+    if (!frame.is_object) {
+      frame.array.push_back(std::move(v));
+      frame.children.push_back(std::move(position));
+    } else if (frame.slot < frame.members.size()) {  // a duplicated key: replace in place
+      frame.members[frame.slot].second = std::move(v);
+      frame.children[frame.slot] = std::move(position);
+    } else {
+      frame.members.emplace_back(std::move(frame.key), std::move(v));
+      frame.children.push_back(std::move(position));
+    }
   }
 
   // An object member is where its key is; anything else where it starts.
   int value_line() const {
-    if (!stack_.empty() && stack_.back().value->is_object()) return stack_.back().key_line;
+    if (depth_ > 0 && top().is_object) return top().key_line;
     return counter_.token_line;
   }
 
   bool add(Json&& v) {
     int line = value_line();
-    place(std::move(v));
-    place_position(JsonPosition(line));
+    place(std::move(v), JsonPosition(line));
     return true;
   }
 
-  bool open(Json&& container) {
-    if (static_cast<int>(stack_.size()) >= max_depth_) {
+  // Frames are reused by depth, so their vectors keep their capacity and a
+  // container costs no temporary allocations once the stack has warmed up.
+  bool open(bool is_object) {
+    if (depth_ >= max_depth_) {
       out_.error = "nested deeper than " + std::to_string(max_depth_) + " levels";
       out_.error_line = counter_.line;
       return false;
     }
     int line = value_line();
-    Json* value = place(std::move(container));
-    stack_.push_back(Frame{value, line, 0, {}, 0, {}, {}});
+    if (depth_ == stack_.size()) stack_.emplace_back();
+    Frame& frame = stack_[depth_++];
+    frame.is_object = is_object;
+    frame.line = line;
+    if (!is_object) frame.array = Json::array();
+    frame.members.clear();
+    frame.children.clear();
+    frame.ordinals.clear();
+    frame.slot = 0;
     return true;
   }
 
   bool close() {
-    Frame frame = std::move(stack_.back());
-    stack_.pop_back();
-    place_position(JsonPosition(frame.line, std::move(frame.children)));
+    Frame& frame = top();
+    Json value;
+    if (frame.is_object) {
+      value = Json::object();
+      Json::object_t& object = value.get_ref<Json::object_t&>();
+      object.reserve(frame.members.size());
+      for (auto& [k, v] : frame.members) object.emplace_back(std::move(k), std::move(v));
+    } else {
+      value = std::move(frame.array);
+    }
+    JsonPosition position(frame.line, frame.children);
+    --depth_;
+    place(std::move(value), std::move(position));
     return true;
   }
 
   // The JSON pointer of the pending slot (built only for duplicate keys).
   std::string pointer_to_slot() const {
     std::string pointer;
-    for (size_t i = 0; i < stack_.size(); ++i) {
-      const Frame& frame = stack_[i];
-      bool last = i + 1 == stack_.size();
-      if (frame.value->is_array()) pointer += "/" + std::to_string(last ? frame.value->size() : frame.slot);
-      else pointer += "/" + json_pointer_escape(frame.key);
+    for (size_t d = 0; d < depth_; ++d) {
+      const Frame& frame = stack_[d];
+      if (frame.is_object) pointer += "/" + json_pointer_escape(frame.key);
+      else pointer += "/" + std::to_string(frame.array.size());
     }
     return pointer;
   }
 
   PositionedJson& out_;
   LineCounter& counter_;
-  int max_depth_;
-  std::vector<Frame> stack_;
+  size_t max_depth_;
+  std::vector<Frame> stack_;  // stack_[0, depth_) are open
+  size_t depth_ = 0;
 };
 
 }  // namespace
 
-JsonPosition::JsonPosition(int line, std::vector<JsonPosition>&& children)
+JsonPosition::JsonPosition(int line, std::vector<JsonPosition>& children)
     : line_(line), count_(static_cast<uint32_t>(children.size())) {
   if (count_ == 0) return;
   children_ = std::make_unique<JsonPosition[]>(count_);

@@ -23,11 +23,17 @@ class JsonPosition {
  public:
   JsonPosition() = default;
   explicit JsonPosition(int line) : line_(line) {}
-  JsonPosition(int line, std::vector<JsonPosition>&& children);
+  // Moves the children out of `children` (left empty-valued, capacity kept).
+  JsonPosition(int line, std::vector<JsonPosition>& children);
   int line() const { return line_; }
   size_t size() const { return count_; }
   // nullptr when out of range, so callers can fall back to the parent's line.
   const JsonPosition* child(size_t index) const { return index < count_ ? &children_[index] : nullptr; }
+  // Frees the children (a reader done with a subtree keeps memory low).
+  void release_children() {
+    children_.reset();
+    count_ = 0;
+  }
 
  private:
   int line_ = 0;

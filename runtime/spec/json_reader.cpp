@@ -24,45 +24,59 @@ namespace {
 using Json = nlohmann::ordered_json;
 using ir_json::IrJsonError;
 
-// A value, its position (may be null), where it is for messages, and a line
-// to fall back on.
+// A value, its position (may be null), and where it is: its parent and its
+// key or index, so the dotted path for a message is built only when needed.
+// A node refers to its parent, which must outlive it (nodes live on the
+// reader's stack, parents above children).
 struct Node {
   const Json* value = nullptr;
   const JsonPosition* pos = nullptr;
-  std::string path;
+  const Node* parent = nullptr;
+  std::string_view key;  // member name, or the top-level name for a package
+  size_t index = 0;
+  bool is_index = false;
   int fallback_line = 0;
 
   int line() const { return pos ? pos->line() : fallback_line; }
   const Json& operator*() const { return *value; }
   const Json* operator->() const { return value; }
+  bool present() const { return value != nullptr; }
 
-  // The member `key`, or a node with a null value pointing at this object.
-  Node member(std::string_view key) const {
-    std::string child_path = path.empty() ? std::string(key) : path + "." + std::string(key);
+  std::string path() const {
+    std::string above = parent ? parent->path() : std::string();
+    if (is_index) return above + "[" + std::to_string(index) + "]";
+    return above.empty() ? std::string(key) : above + "." + std::string(key);
+  }
+
+  // The member `key`, or a node with a null value at this object's line.
+  Node member(std::string_view name) const {
     if (value->is_object()) {
       size_t ordinal = 0;
       for (const auto& item : value->items()) {
-        if (item.key() == key) return {&item.value(), pos ? pos->child(ordinal) : nullptr, child_path, line()};
+        if (item.key() == name) return child(&item.value(), ordinal, item.key());
         ++ordinal;
       }
     }
-    return {nullptr, nullptr, child_path, line()};
+    Node absent{nullptr, nullptr, this, name, 0, false, line()};
+    return absent;
   }
-  Node at(size_t index) const {
-    return {&(*value)[index], pos ? pos->child(index) : nullptr, path + "[" + std::to_string(index) + "]", line()};
+  Node at(size_t i) const {
+    return Node{&(*value)[i], pos ? pos->child(i) : nullptr, this, {}, i, true, line()};
   }
   // Visits every member with its node, in file order.
   template <typename F>
   void each_member(F&& visit) const {
     size_t ordinal = 0;
     for (const auto& item : value->items()) {
-      Node child{&item.value(), pos ? pos->child(ordinal) : nullptr,
-                 path.empty() ? item.key() : path + "." + item.key(), line()};
-      visit(item.key(), child);
+      visit(item.key(), child(&item.value(), ordinal, item.key()));
       ++ordinal;
     }
   }
-  bool present() const { return value != nullptr; }
+
+ private:
+  Node child(const Json* v, size_t ordinal, std::string_view name) const {
+    return Node{v, pos ? pos->child(ordinal) : nullptr, this, name, 0, false, line()};
+  }
 };
 
 // What a tensor's oprig_extension may hold.
@@ -118,8 +132,11 @@ std::string lower(std::string_view text) {
 
 class UdoReader {
  public:
-  UdoReader(std::string_view file, std::vector<SpecError>& errors, std::vector<SpecError>& warnings)
-      : file_(file), errors_(errors), warnings_(warnings) {}
+  // `consume`: the reader owns the document and frees each operator's part
+  // once read, so the document and the IR are not both held whole at once.
+  UdoReader(std::string_view file, std::vector<SpecError>& errors, std::vector<SpecError>& warnings,
+            bool consume = false)
+      : file_(file), errors_(errors), warnings_(warnings), consume_(consume) {}
 
   Package read_package(const Node& node) {
     Package package;
@@ -151,6 +168,10 @@ class UdoReader {
         const std::string& name = package.ops.back().name;
         if (!name.empty() && !names.insert(lower(name)).second)
           error(op_node.member("type"), "op type '" + name + "' used twice");
+        if (consume_) {
+          const_cast<Json&>(*op_node.value) = Json();
+          if (op_node.pos) const_cast<JsonPosition*>(op_node.pos)->release_children();
+        }
       }
     }
     if (ext_node.present()) apply_package_extension(ext_node, package);
@@ -158,9 +179,11 @@ class UdoReader {
   }
 
  private:
-  void error(const Node& at, std::string message) { errors_.push_back({file_, at.line(), at.path, std::move(message)}); }
+  void error(const Node& at, std::string message) {
+    errors_.push_back({file_, at.line(), at.path(), std::move(message)});
+  }
   void warn(const Node& at, std::string message) {
-    warnings_.push_back({file_, at.line(), at.path, std::move(message), true});
+    warnings_.push_back({file_, at.line(), at.path(), std::move(message), true});
   }
 
   // Keys the SNPE tools read that oprig does not model: kept, no warning.
@@ -336,7 +359,7 @@ class UdoReader {
         warn(default_node, "an output with a default value (the XML format forbids one; the SNPE tools ignore it)");
       if (d.is_string()) tensor.default_value = parse_default(d.get<std::string>(), boolean);
       else if (d.is_number() || d.is_boolean() || d.is_array())
-        tensor.default_value = DefaultValue{d.dump(), nlohmann::json::parse(d.dump())};
+        tensor.default_value = DefaultValue{d.dump(), nlohmann::json(d)};
       else error(default_node, "must be a number, boolean, list or string");
     }
     // SNPE's notion: a parameter without a default must be given.
@@ -437,11 +460,14 @@ class UdoReader {
   }
 
   void check_tensor_names(const Node& node, const OpDef& op) {
-    std::unordered_set<std::string> names;
+    std::vector<std::string_view> names;  // sorted, not hashed: ops have few tensors
     for (TensorRole role : {TensorRole::kInput, TensorRole::kOutput, TensorRole::kParameter})
-      for (const TensorDef& t : tensors_of(op, role))
-        if (!t.name.empty() && !names.insert(t.name).second)
-          warn(node, "tensor name '" + t.name + "' used twice; per-core types and the harness address tensors by name");
+      for (const TensorDef& t : tensors_of(op, role)) names.push_back(t.name);
+    std::sort(names.begin(), names.end());
+    for (size_t i = 1; i < names.size(); ++i)
+      if (!names[i].empty() && names[i] == names[i - 1] && (i + 1 == names.size() || names[i + 1] != names[i]))
+        warn(node, "tensor name '" + std::string(names[i]) +
+                       "' used twice; per-core types and the harness address tensors by name");
   }
 
   void apply_op_extension(const Node& at, OpDef& op) {
@@ -520,6 +546,7 @@ class UdoReader {
   std::string file_;
   std::vector<SpecError>& errors_;
   std::vector<SpecError>& warnings_;
+  bool consume_;
 };
 
 // "/a/0/b" -> "a[0].b", looking at the document to tell indices from keys.
@@ -560,7 +587,7 @@ PackageRead read_package(const Json& value, const JsonPosition* positions, const
                          std::string_view file_name) {
   PackageRead out;
   UdoReader reader(file_name, out.errors, out.warnings);
-  out.package = reader.read_package(Node{&value, positions, package_key, 0});
+  out.package = reader.read_package(Node{&value, positions, nullptr, package_key, 0, false, 0});
   return out;
 }
 
@@ -588,10 +615,10 @@ LoadResult read_json(std::string_view text, std::string_view file_name) {
   }
   if (root.empty()) result.errors.push_back({file, doc.positions.line(), "(root)", "no UDO package in the file"});
   std::vector<Package> packages;
-  UdoReader reader(file, result.errors, result.warnings);
+  UdoReader reader(file, result.errors, result.warnings, /*consume=*/true);
   size_t ordinal = 0;
   for (const auto& item : root.items()) {
-    Node node{&item.value(), doc.positions.child(ordinal++), item.key(), doc.positions.line()};
+    Node node{&item.value(), doc.positions.child(ordinal++), nullptr, item.key(), 0, false, doc.positions.line()};
     packages.push_back(reader.read_package(node));
   }
   if (result.errors.empty()) result.packages = std::move(packages);
