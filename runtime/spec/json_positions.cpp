@@ -80,7 +80,8 @@ class PositionSax : public nlohmann::json_sax<Json> {
     frame.key = std::move(k);
     frame.key_line = counter_.token_line;
     if (existing) {
-      DuplicateKey duplicate{pointer_to_slot(), counter_.token_line};
+      DuplicateKey duplicate = where_is_slot();
+      duplicate.line = counter_.token_line;
       if (out_.duplicate_key_pointer.empty()) out_.duplicate_key_pointer = duplicate.pointer;
       out_.duplicate_keys.push_back(std::move(duplicate));
     }
@@ -199,15 +200,21 @@ class PositionSax : public nlohmann::json_sax<Json> {
     return true;
   }
 
-  // The JSON pointer of the pending slot (built only for duplicate keys).
-  std::string pointer_to_slot() const {
-    std::string pointer;
+  // The pointer and path of the pending slot (built only for duplicate keys).
+  DuplicateKey where_is_slot() const {
+    DuplicateKey at;
     for (size_t d = 0; d < depth_; ++d) {
       const Frame& frame = stack_[d];
-      if (frame.is_object) pointer += "/" + json_pointer_escape(frame.key);
-      else pointer += "/" + std::to_string(frame.array.size());
+      if (frame.is_object) {
+        at.pointer += "/" + json_pointer_escape(frame.key);
+        at.path += (at.path.empty() ? "" : ".") + frame.key;
+      } else {
+        std::string index = std::to_string(frame.array.size());
+        at.pointer += "/" + index;
+        at.path += "[" + index + "]";
+      }
     }
-    return pointer;
+    return at;
   }
 
   PositionedJson& out_;

@@ -43,6 +43,7 @@ class JsonPosition {
 
 struct DuplicateKey {
   std::string pointer;  // JSON pointer of the key ("/a/0/b")
+  std::string path;     // the same for people ("a[0].b")
   int line = 0;
 };
 

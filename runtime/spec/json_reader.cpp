@@ -189,10 +189,11 @@ class UdoReader {
   // Keys the SNPE tools read that oprig does not model: kept, no warning.
   static bool quiet_snpe_key(std::string_view key) { return key == "dims" || key == "data"; }
 
+  // Keys of one JSON object are unique (duplicates were resolved while
+  // parsing), so the field is appended without a search.
   void unknown_key(const Node& at, const std::string& key, UnknownFields& into, bool quiet = false) {
     if (!quiet) warn(at, "unknown key, kept as written (the SNPE tools ignore keys they do not know)");
-    if (into.is_null()) into = Json::object();
-    into[key] = *at;
+    append_unknown_field(into, key, *at);
   }
 
   std::optional<std::string> string_of(const Node& at) {
@@ -549,36 +550,6 @@ class UdoReader {
   bool consume_;
 };
 
-// "/a/0/b" -> "a[0].b", looking at the document to tell indices from keys.
-std::string display_path(const Json& root, const std::string& pointer) {
-  std::string out;
-  const Json* at = &root;
-  size_t pos = 1;
-  while (pos <= pointer.size() && at) {
-    size_t next = pointer.find('/', pos);
-    if (next == std::string::npos) next = pointer.size();
-    std::string part;  // RFC 6901 unescaping: ~1 is '/', ~0 is '~'
-    for (size_t i = pos; i < next; ++i) {
-      if (pointer[i] == '~' && i + 1 < next) {
-        part += pointer[i + 1] == '1' ? '/' : '~';
-        ++i;
-      } else {
-        part += pointer[i];
-      }
-    }
-    if (at->is_array()) {
-      out += "[" + part + "]";
-      size_t index = part.find_first_not_of("0123456789") == std::string::npos && part.size() < 19 ? std::stoull(part) : SIZE_MAX;
-      at = index < at->size() ? &(*at)[index] : nullptr;
-    } else {
-      out += (out.empty() ? "" : ".") + part;
-      at = at->is_object() && at->contains(part) ? &(*at)[part] : nullptr;
-    }
-    pos = next + 1;
-  }
-  return out;
-}
-
 }  // namespace
 
 namespace udo {
@@ -606,7 +577,7 @@ LoadResult read_json(std::string_view text, std::string_view file_name) {
     return result;
   }
   for (const DuplicateKey& d : doc.duplicate_keys)
-    result.warnings.push_back({file, d.line, display_path(doc.value, d.pointer),
+    result.warnings.push_back({file, d.line, d.path,
                                "duplicate key; the last value is used, as the SNPE tools (Python's json) do", true});
   const Json& root = doc.value;
   if (!root.is_object()) {

@@ -46,7 +46,7 @@ LoadResult load_spec_file(const std::filesystem::path& path) {
   std::error_code ec;
   std::uintmax_t size = std::filesystem::file_size(path, ec);
   if (!ec && size > kMaxSpecBytes)
-    return failure(file, 0, "is " + mebibytes(size) + "; spec files are limited to " + mebibytes(kMaxSpecBytes));
+    return failure(file, 0, "is " + std::to_string(size) + " bytes; spec files are limited to " + mebibytes(kMaxSpecBytes));
   std::ifstream in(path, std::ios::binary);
   if (!in) return failure(file, 0, "cannot open");
   try {

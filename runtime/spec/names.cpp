@@ -289,6 +289,11 @@ std::string printable(std::string_view text, bool keep_newlines) {
   return out;
 }
 
+void append_unknown_field(UnknownFields& fields, std::string name, nlohmann::ordered_json value) {
+  if (fields.is_null()) fields = nlohmann::ordered_json::object();
+  fields.get_ref<nlohmann::ordered_json::object_t&>().emplace_back(std::move(name), std::move(value));
+}
+
 void derive_description_text(Description& description) {
   if (description.blocks.empty()) return;
   description.content.clear();

@@ -104,6 +104,9 @@ struct Shape {
 // a JSON object of unknown JSON keys (name as written) and unknown XML
 // attributes (name "@Attribute"). null when there are none.
 using UnknownFields = nlohmann::ordered_json;
+// Appends without looking for `name` (ordered_json's own insert searches
+// linearly): for names known to be new, as the keys of one JSON object are.
+void append_unknown_field(UnknownFields& fields, std::string name, nlohmann::ordered_json value);
 
 // Input, Output and Parameter share this; fields that do not apply to a role
 // stay at their defaults.

@@ -3,6 +3,7 @@
 #include <unordered_set>
 
 #include "spec/ir_json.hpp"
+#include "spec/resolve.hpp"
 #include "spec/write.hpp"
 
 namespace oprig::spec {
@@ -130,6 +131,10 @@ std::string render_text(const Package& package) {
     for (const SupplementalList& list : package.supplementals)
       if (lists_op(list, op.name)) listed_in.push_back(list.backend);
     if (!listed_in.empty()) out << "  in SupportedOps of: " << join(listed_in, ", ") << "\n";
+    std::vector<std::string> runs_on;
+    for (const char* backend : {"cpu", "opencl", "vulkan", "dsp"})
+      if (op_supported_on(package, op, backend)) runs_on.emplace_back(backend);
+    out << "  oprig backends: " << (runs_on.empty() ? "none" : join(runs_on, ", ")) << "\n";
     if (!op.dsp_arch_types.empty()) out << "  dsp arch: " << join(op.dsp_arch_types, ", ") << "\n";
     if (op.use_default_translation) out << "  use default translation: " << (*op.use_default_translation ? "yes" : "no") << "\n";
     if (!unknown_text(op.unknown_fields).empty()) out << "  kept unknown fields: " << unknown_text(op.unknown_fields) << "\n";

@@ -156,8 +156,7 @@ class XmlReader {
       if (std::find(allowed.begin(), allowed.end(), name) != allowed.end()) continue;
       if (into) {
         warn(node, "unknown attribute '" + std::string(name) + "', kept as written");
-        if (into->is_null()) *into = nlohmann::ordered_json::object();
-        (*into)["@" + std::string(name)] = attr.value();
+        append_unknown_field(*into, "@" + std::string(name), attr.value());
       } else {
         warn(node, "unknown attribute '" + std::string(name) + "', ignored");
       }

@@ -51,7 +51,16 @@ class XmlWriter {
     for (const SupplementalList& sup_list : package.supplementals) write_supplemental_list(root, sup_list);
     std::ostringstream out;
     doc.save(out, "  ", pugi::format_default, pugi::encoding_utf8);
-    return out.str();
+    // pugixml writes a carriage return as is, and readers turn it into a
+    // newline (XML's line-end normalisation); a reference keeps it. The
+    // indentation holds none, so every one comes from the text.
+    std::string text = out.str(), escaped;
+    escaped.reserve(text.size());
+    for (char c : text) {
+      if (c == '\r') escaped += "&#13;";
+      else escaped += c;
+    }
+    return escaped;
   }
 
  private:
