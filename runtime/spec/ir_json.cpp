@@ -109,9 +109,10 @@ Description description_from_json(const Json& value) {
       expect_array(v, "description blocks");
       for (const Json& block : v) {
         if (!block.is_object() || block.size() != 1) throw IrJsonError("a description block must be {\"content\"|\"code\": text}");
-        const auto& [kind, text] = *block.items().begin();
+        auto only = block.begin();
+        const std::string& kind = only.key();
         if (kind != "content" && kind != "code") throw IrJsonError("a description block must be content or code");
-        d.blocks.push_back({kind == "code", string_from_json(text, "a description block")});
+        d.blocks.push_back({kind == "code", string_from_json(only.value(), "a description block")});
       }
     } else {
       throw IrJsonError("unknown key '" + key + "' in description");

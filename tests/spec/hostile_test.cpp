@@ -102,23 +102,24 @@ TEST(Hostile, TenMegabyteXmlSpecLoads) {
 }
 
 TEST(Hostile, WideObjectAndManyDuplicatesStayLinear) {
-  // One kept unknown value: an object of 200000 keys, then every key again.
+  // One kept unknown value: an object of 100000 keys, then every key again
+  // (a search per key would take minutes here).
   std::string wide = "{";
   for (int round = 0; round < 2; ++round)
-    for (int i = 0; i < 200000; ++i) wide += (round || i ? ",\"k" : "\"k") + std::to_string(i) + "\":" + std::to_string(round);
+    for (int i = 0; i < 100000; ++i) wide += (round || i ? ",\"k" : "\"k") + std::to_string(i) + "\":" + std::to_string(round);
   wide += "}";
   std::string text = "{\"P\": {\"Operators\": [{\"type\": \"T\", \"core_types\": [\"CPU\"], \"inputs\": [{\"data_type\": "
                      "\"FLOAT_32\", \"note\": " +
                      wide + "}], \"outputs\": [{\"data_type\": \"FLOAT_32\"}]}], \"UDO_PACKAGE_NAME\": \"p\"}}";
   LoadResult result = read_json(text, "wide.json");
   ASSERT_TRUE(result.ok()) << errors_text(result);
-  ASSERT_EQ(result.warnings.size(), 200001u);  // 200000 duplicates, then the unknown key
+  ASSERT_EQ(result.warnings.size(), 100001u);  // 100000 duplicates, then the unknown key
   EXPECT_EQ(result.warnings[0].element, "P.Operators[0].inputs[0].note.k0");
   EXPECT_EQ(result.warnings[0].line, 1);
-  EXPECT_EQ(result.warnings[200000].element, "P.Operators[0].inputs[0].note");
+  EXPECT_EQ(result.warnings[100000].element, "P.Operators[0].inputs[0].note");
   const UnknownFields& kept = result.packages[0].ops[0].inputs[0].unknown_fields;
-  ASSERT_EQ(kept["note"].size(), 200000u);
-  EXPECT_EQ(kept["note"]["k199999"], 1);  // the last value wins, in the first place
+  ASSERT_EQ(kept["note"].size(), 100000u);
+  EXPECT_EQ(kept["note"]["k99999"], 1);  // the last value wins, in the first place
   EXPECT_EQ(kept["note"].begin().key(), "k0");
 }
 
