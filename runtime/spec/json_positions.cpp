@@ -51,10 +51,10 @@ class CountingIterator {
 };
 
 // Builds the DOM and the position tree. A container is assembled in its
-// frame and moved into its parent when it closes: object members gather in a
-// plain vector (movable keys) and go into ordered_json's vector in one reserved
-// step, because that vector holds const keys, so growing it copies every
-// member's whole subtree. Duplicated keys are found by a scan of small objects
+// frame and moved into its parent when it closes, in one reserved step: array
+// elements and object members gather in the frame's reused vectors (objects
+// so, because ordered_json's vector holds const keys, and growing it copied
+// every member's whole subtree). Duplicated keys are found by a scan of small objects
 // and a hash map for large ones; as in Python's json, the last value wins.
 class PositionSax : public nlohmann::json_sax<Json> {
  public:
@@ -100,7 +100,7 @@ class PositionSax : public nlohmann::json_sax<Json> {
   struct Frame {
     bool is_object = false;
     int line = 0;
-    Json array = Json::array();                          // arrays
+    std::vector<Json> elements;                          // arrays
     std::vector<std::pair<std::string, Json>> members;   // objects
     size_t slot = 0;   // objects: the ordinal the pending key's value goes to
     std::string key;   // objects: the pending key
@@ -139,7 +139,7 @@ class PositionSax : public nlohmann::json_sax<Json> {
     }
     Frame& frame = top();
     if (!frame.is_object) {
-      frame.array.push_back(std::move(v));
+      frame.elements.push_back(std::move(v));
       frame.children.push_back(std::move(position));
     } else if (frame.slot < frame.members.size()) {  // a duplicated key: replace in place
       frame.members[frame.slot].second = std::move(v);
@@ -175,7 +175,7 @@ class PositionSax : public nlohmann::json_sax<Json> {
     Frame& frame = stack_[depth_++];
     frame.is_object = is_object;
     frame.line = line;
-    if (!is_object) frame.array = Json::array();
+    frame.elements.clear();
     frame.members.clear();
     frame.children.clear();
     frame.ordinals.clear();
@@ -192,7 +192,10 @@ class PositionSax : public nlohmann::json_sax<Json> {
       object.reserve(frame.members.size());
       for (auto& [k, v] : frame.members) object.emplace_back(std::move(k), std::move(v));
     } else {
-      value = std::move(frame.array);
+      value = Json::array();
+      Json::array_t& array = value.get_ref<Json::array_t&>();
+      array.reserve(frame.elements.size());
+      std::move(frame.elements.begin(), frame.elements.end(), std::back_inserter(array));
     }
     JsonPosition position(frame.line, frame.children);
     --depth_;
@@ -209,7 +212,7 @@ class PositionSax : public nlohmann::json_sax<Json> {
         at.pointer += "/" + json_pointer_escape(frame.key);
         at.path += (at.path.empty() ? "" : ".") + frame.key;
       } else {
-        std::string index = std::to_string(frame.array.size());
+        std::string index = std::to_string(frame.elements.size());
         at.pointer += "/" + index;
         at.path += "[" + index + "]";
       }

@@ -162,6 +162,7 @@ class UdoReader {
     } else {
       PerCoreLists per_core(package.supplementals);
       std::unordered_set<std::string> names;
+      package.ops.reserve(ops_node->size());
       for (size_t i = 0; i < ops_node->size(); ++i) {
         Node op_node = ops_node.at(i);
         package.ops.push_back(read_op(op_node, per_core));
