@@ -53,9 +53,10 @@ class CountingIterator {
 // Builds the DOM and the position tree. A container is assembled in its
 // frame and moved into its parent when it closes, in one reserved step: array
 // elements and object members gather in the frame's reused vectors (objects
-// so, because ordered_json's vector holds const keys, and growing it copied
-// every member's whole subtree). Duplicated keys are found by a scan of small objects
-// and a hash map for large ones; as in Python's json, the last value wins.
+// so also because ordered_json's vector holds const keys, and growing it
+// copied every member's whole subtree). Duplicated keys are found by a scan
+// of small objects and a hash map for large ones; as in Python's json, the
+// last value wins.
 class PositionSax : public nlohmann::json_sax<Json> {
  public:
   PositionSax(PositionedJson& out, LineCounter& counter, int max_depth)
