@@ -8,7 +8,8 @@ class App;
 namespace oprig::cli {
 
 // Adds the `spec` command to `root`. When a subcommand runs it stores its exit
-// code (kExitOk or kExitBadInput from oprig/verdict.hpp) in *exit_code.
+// code (kExitOk; kExitFailure for `lint --strict` with warnings; kExitBadInput
+// from oprig/verdict.hpp) in *exit_code.
 void add_spec_command(CLI::App& root, int* exit_code);
 
 }  // namespace oprig::cli

@@ -55,10 +55,13 @@ constexpr std::array<std::pair<Rank, std::string_view>, 8> kRanks = {{
     {Rank::k3D, "3D"}, {Rank::k4D, "4D"}, {Rank::k5D, "5D"}, {Rank::kND, "ND"},
 }};
 
-constexpr std::array<std::pair<Layout, std::string_view>, 6> kLayouts = {{
+constexpr std::array<std::pair<Layout, std::string_view>, 12> kLayouts = {{
     {Layout::kNHWC, "NHWC"}, {Layout::kNCHW, "NCHW"}, {Layout::kNDHWC, "NDHWC"},
     {Layout::kNonTrivial, "NONTRIVIAL"}, {Layout::kUndefined, "UNDEFINED"},
-    {Layout::kBackendSpecific, "BACKEND_SPECIFIC"},
+    {Layout::kBackendSpecific, "BACKEND_SPECIFIC"}, {Layout::kNDCHW, "NDCHW"},
+    {Layout::kGpuOptimal1, "GPU_OPTIMAL1"}, {Layout::kGpuOptimal2, "GPU_OPTIMAL2"},
+    {Layout::kDspOptimal1, "DSP_OPTIMAL1"}, {Layout::kDspOptimal2, "DSP_OPTIMAL2"},
+    {Layout::kNotYetDefined, "NOT_YET_DEFINED"},
 }};
 
 constexpr std::array<std::pair<ConstraintType, std::string_view>, 5> kConstraintTypes = {{
@@ -96,10 +99,12 @@ std::optional<nlohmann::json> parse_scalar(std::string_view text, bool boolean_t
   return parse_number(text);
 }
 
-// A list in [] or {}, elements separated by commas at depth 0.
-std::optional<nlohmann::json> parse_list(std::string_view text, bool boolean_tensor) {
+// A list in [] or {}, elements separated by commas at depth 0. `nesting`
+// counts the enclosing lists: each level rescans its text, so the work is
+// bounded by kMaxDefaultNesting times the length.
+std::optional<nlohmann::json> parse_list(std::string_view text, bool boolean_tensor, int nesting = 1) {
   text = trim(text);
-  if (text.size() < 2) return std::nullopt;
+  if (text.size() < 2 || nesting > kMaxDefaultNesting) return std::nullopt;
   char open = text.front();
   char close = open == '[' ? ']' : open == '{' ? '}' : '\0';
   if (close == '\0' || text.back() != close) return std::nullopt;
@@ -117,7 +122,7 @@ std::optional<nlohmann::json> parse_list(std::string_view text, bool boolean_ten
       std::string_view item = trim(body.substr(start, i - start));
       std::optional<nlohmann::json> value =
           (!item.empty() && (item.front() == '[' || item.front() == '{'))
-              ? parse_list(item, boolean_tensor)
+              ? parse_list(item, boolean_tensor, nesting + 1)
               : parse_scalar(item, boolean_tensor);
       if (!value) return std::nullopt;
       list.push_back(std::move(*value));
@@ -261,6 +266,43 @@ DefaultValue parse_default(std::string_view raw, bool boolean_tensor) {
     value.parsed = std::move(*scalar);
   }
   return value;
+}
+
+std::string printable(std::string_view text, bool keep_newlines) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(text[i]);
+    bool c1 = c == 0xC2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
+              static_cast<unsigned char>(text[i + 1]) <= 0x9F;  // U+0080..U+009F in UTF-8
+    bool layout = c == '\t' || (c == '\n' && keep_newlines);
+    if ((c < 0x20 && !layout) || c == 0x7F || c1) {
+      if (c1) c = static_cast<unsigned char>(text[++i]);
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+
+void append_unknown_field(UnknownFields& fields, std::string name, nlohmann::ordered_json value) {
+  if (fields.is_null()) fields = nlohmann::ordered_json::object();
+  fields.get_ref<nlohmann::ordered_json::object_t&>().emplace_back(std::move(name), std::move(value));
+}
+
+void derive_description_text(Description& description) {
+  if (description.blocks.empty()) return;
+  description.content.clear();
+  description.code.clear();
+  for (const DescriptionBlock& block : description.blocks) {
+    std::string& into = block.is_code ? description.code : description.content;
+    if (!into.empty()) into += "\n\n";
+    into += block.text;
+  }
 }
 
 const std::vector<TensorDef>& tensors_of(const OpDef& op, TensorRole role) {

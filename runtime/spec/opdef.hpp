@@ -30,7 +30,11 @@ enum class DataType {
 enum class Rank { kUnspecified, kScalar, k0D, k1D, k2D, k3D, k4D, k5D, kND };
 
 // kUnspecified: no Layout given (in a SupplementalOpDef: "not overridden").
-enum class Layout { kUnspecified, kNHWC, kNCHW, kNDHWC, kNonTrivial, kUndefined, kBackendSpecific };
+// The last six are the SNPE JSON format's own layouts (tensor_layout).
+enum class Layout {
+  kUnspecified, kNHWC, kNCHW, kNDHWC, kNonTrivial, kUndefined, kBackendSpecific,
+  kNDCHW, kGpuOptimal1, kGpuOptimal2, kDspOptimal1, kDspOptimal2, kNotYetDefined,
+};
 
 enum class ConstraintType { kNumber, kShape, kValue, kDatatype, kDescription };
 
@@ -44,12 +48,26 @@ struct RuntimeType {
   friend bool operator==(const RuntimeType&, const RuntimeType&) = default;
 };
 
+// One <Content> or <Code> of a Description, in file order.
+struct DescriptionBlock {
+  bool is_code = false;
+  std::string text;
+  friend bool operator==(const DescriptionBlock&, const DescriptionBlock&) = default;
+};
+
+// `content` and `code` hold the text (several blocks of a kind joined by a
+// blank line). `blocks` is filled only when the file has more than one
+// Content or Code, or Code before Content (QNN's own op definitions alternate
+// them), so that the writers can give the file's blocks back in order.
 struct Description {
   std::string content;
   std::string code;
-  bool empty() const { return content.empty() && code.empty(); }
+  std::vector<DescriptionBlock> blocks;
+  bool empty() const { return content.empty() && code.empty() && blocks.empty(); }
   friend bool operator==(const Description&, const Description&) = default;
 };
+// Sets content and code from non-empty blocks.
+void derive_description_text(Description& description);
 
 struct Reference {
   std::string source;
@@ -82,19 +100,29 @@ struct Shape {
   friend bool operator==(const Shape&, const Shape&) = default;
 };
 
+// Fields a reader did not know, kept so that `convert` does not drop them:
+// a JSON object of unknown JSON keys (name as written) and unknown XML
+// attributes (name "@Attribute"). null when there are none.
+using UnknownFields = nlohmann::ordered_json;
+// Appends without looking for `name` (ordered_json's own insert searches
+// linearly): for names known to be new, as the keys of one JSON object are.
+void append_unknown_field(UnknownFields& fields, std::string name, nlohmann::ordered_json value);
+
 // Input, Output and Parameter share this; fields that do not apply to a role
 // stay at their defaults.
 struct TensorDef {
   std::string name;
   Description description;
   std::vector<Constraint> constraints;
-  bool mandatory = true;
+  bool mandatory = true;            // as written, or the format's default when not
   std::vector<DataType> datatypes;  // at least one after loading
   Shape shape;
   std::optional<DefaultValue> default_value;
   bool repeated = false;
   bool is_static = false;                // IsStaticTensor / JSON "static"
   std::vector<std::string> enumeration;  // parameters only
+  std::string quantization_mode;         // JSON only (SNPE: TF, SKIP, QMN, ...); "" when not given
+  UnknownFields unknown_fields;
   friend bool operator==(const TensorDef&, const TensorDef&) = default;
 };
 
@@ -108,7 +136,15 @@ struct OpDef {
   std::optional<bool> use_default_translation;
   std::vector<std::string> supported_backends;  // SupportedBackend / JSON core_types
   std::vector<std::string> dsp_arch_types;      // JSON only (v66, v68, ...)
+  UnknownFields unknown_fields;
   friend bool operator==(const OpDef&, const OpDef&) = default;
+};
+
+// A QNN <QuantParam> of a supplemental tensor: its child elements (Encoding,
+// Axis, Symmetric, Scale, Offset, Min, Max, IsMathInvariant) in file order.
+struct QuantParam {
+  std::vector<std::pair<std::string, std::string>> fields;
+  friend bool operator==(const QuantParam&, const QuantParam&) = default;
 };
 
 // What a SupplementalOpDef may override for one tensor; empty / kUnspecified /
@@ -116,6 +152,7 @@ struct OpDef {
 struct SupplementalTensor {
   std::string name;
   std::vector<Constraint> constraints;  // replace same id, else append
+  std::vector<QuantParam> quant_params;
   std::vector<DataType> datatypes;
   Layout layout = Layout::kUnspecified;
   std::string shape_text;
@@ -133,6 +170,9 @@ struct SupplementalOpDef {
 
 struct SupplementalList {
   std::string backend;  // as written: CPU, GPU, DSP, HTP, HTP_FP16, DSP_V68, ...
+  std::string runtime;  // QNN's optional Runtime attribute; "" when absent
+  // Only these ops run on this backend (see resolve.hpp); may name ops that
+  // another file defines.
   std::vector<std::string> supported_ops;
   std::vector<SupplementalOpDef> ops;
   friend bool operator==(const SupplementalList&, const SupplementalList&) = default;
@@ -145,6 +185,7 @@ struct Package {
   std::string version;  // may be empty
   std::vector<OpDef> ops;
   std::vector<SupplementalList> supplementals;
+  UnknownFields unknown_fields;
   friend bool operator==(const Package&, const Package&) = default;
 };
 
@@ -174,7 +215,15 @@ std::optional<bool> parse_bool(std::string_view text);
 
 // Parses a free-form Default: numbers, bools (true/false; 0/1 too when
 // `boolean_tensor`), bracketed or braced lists of those; else a string.
+// Lists nested deeper than kMaxDefaultNesting stay a string (bounded work on
+// hostile input).
+inline constexpr int kMaxDefaultNesting = 64;
 DefaultValue parse_default(std::string_view raw, bool boolean_tensor);
+
+// Text for a terminal: control characters (C0 but tab and, when
+// `keep_newlines`, newline; DEL; C1 in UTF-8) written as \xHH, so a spec
+// cannot drive the terminal or fake a line of output.
+std::string printable(std::string_view text, bool keep_newlines = true);
 
 // The tensors of one role.
 const std::vector<TensorDef>& tensors_of(const OpDef& op, TensorRole role);

@@ -65,13 +65,16 @@ bool op_supported_on(const Package& package, const OpDef& op, std::string_view o
   bool declared = !op.supported_backends.empty();
   for (const std::string& backend : op.supported_backends)
     if (spec_backend_matches(backend, oprig_backend)) return true;
+  bool backend_lists_ops = false;
   for (const SupplementalList& list : package.supplementals) {
     bool lists_op = std::any_of(list.supported_ops.begin(), list.supported_ops.end(),
                                 [&](const std::string& name) { return iequals(name, op.name); });
     declared |= lists_op;
-    if (lists_op && spec_backend_matches(list.backend, oprig_backend)) return true;
+    bool matches = spec_backend_matches(list.backend, oprig_backend);
+    if (lists_op && matches) return true;
+    backend_lists_ops |= matches && !list.supported_ops.empty();
   }
-  return !declared;
+  return !declared && !backend_lists_ops;
 }
 
 ResolvedTensor resolve_tensor(const Package& package, const OpDef& op, TensorRole role, size_t index,

@@ -24,9 +24,11 @@ std::vector<std::string> spec_backends_for(std::string_view oprig_backend);
 bool spec_backend_matches(std::string_view spec_backend, std::string_view oprig_backend);
 
 // Supported when a SupportedBackend / core_types entry, or a matching
-// SupplementalOpDefList's SupportedOps, names the backend. An op that declares
-// no backend anywhere (no SupportedBackend and in no SupportedOps) is taken as
-// supported everywhere, as a generic op.
+// SupplementalOpDefList's SupportedOps, names the backend. A backend whose
+// list has SupportedOps supports only the ops listed there (or naming it in
+// SupportedBackend). An op that declares no backend anywhere (no
+// SupportedBackend and in no SupportedOps) is taken as supported on every
+// other backend, as a generic op.
 bool op_supported_on(const Package& package, const OpDef& op, std::string_view oprig_backend);
 
 // One tensor after the supplemental overrides for a backend. Exactly one

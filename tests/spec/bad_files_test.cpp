@@ -1,6 +1,7 @@
 // Every file in tests/data/specs/bad/ must fail with exactly the errors its
 // .expected file lists (hand-written: file:line: element: what), in order,
-// and load nothing at all.
+// and load nothing at all. Lines with "warning:" are the warnings expected
+// beside the errors, in their own order.
 #include <filesystem>
 #include <fstream>
 
@@ -37,13 +38,21 @@ TEST_P(BadSpec, ReportsEveryErrorAndLoadsNothing) {
   expected_file += ".expected";
   ASSERT_TRUE(std::filesystem::exists(expected_file)) << expected_file;
   LoadResult result = load_spec_file(file);
+  EXPECT_FALSE(result.ok());
   EXPECT_TRUE(result.packages.empty()) << "all-or-nothing: a file with errors loads no package";
-  std::vector<std::string> actual;
+  std::vector<std::string> errors, warnings, expected_errors, expected_warnings;
   for (SpecError e : result.errors) {
     e.file = std::filesystem::path(e.file).filename().string();
-    actual.push_back(e.to_string());
+    errors.push_back(e.to_string());
   }
-  EXPECT_EQ(actual, read_lines(expected_file));
+  for (SpecError w : result.warnings) {
+    w.file = std::filesystem::path(w.file).filename().string();
+    warnings.push_back(w.to_string());
+  }
+  for (const std::string& line : read_lines(expected_file))
+    (line.find(": warning: ") != std::string::npos ? expected_warnings : expected_errors).push_back(line);
+  EXPECT_EQ(errors, expected_errors);
+  EXPECT_EQ(warnings, expected_warnings);
 }
 
 std::string test_name(const testing::TestParamInfo<std::filesystem::path>& info) {
