@@ -17,7 +17,8 @@ OPSUITE/<op>/onnx_import.py:
         # arrays (None for an omitted optional input).
         # Returns {"params": {...}, "inputs": [...], "outputs": [...]} where a
         # tensor is an array, None (left out), or {"array", "scale",
-        # "zero_point"} for a quantised one; or a string: why this test cannot
+        # "zero_point", "layout"} (quantised, or laid out as "NCHW"/"NHWC": the
+        # case runs where the spec's layout agrees); or a string: why this test cannot
         # map onto the op (it is listed, never silently dropped).
 
 Each imported case becomes OUT/onnx/<op>/onnx_<test>[_<set>]/ with
@@ -73,15 +74,19 @@ def tensor_entry(value, file, case_dir):
     """A manifest entry; unnamed, so oprig gives it the spec's name by position."""
     if value is None:
         return {"present": False}
-    scale, zero_point = 0.0, 0
+    scale, zero_point, layout = 0.0, 0, None
     if isinstance(value, dict):
-        scale, zero_point, value = float(value["scale"]), int(value["zero_point"]), value["array"]
+        scale, zero_point = float(value.get("scale", 0.0)), int(value.get("zero_point", 0))
+        layout, value = value.get("layout"), value["array"]
     array = np.ascontiguousarray(value)
     if array.dtype not in OPRIG_DTYPES:
         raise ValueError(f"{file}: NumPy dtype {array.dtype} has no oprig type")
     np.save(case_dir / file, array, allow_pickle=False)
-    return {"file": file, "dtype": OPRIG_DTYPES[array.dtype], "shape": list(array.shape),
-            "scale": scale, "zero_point": zero_point}
+    entry = {"file": file, "dtype": OPRIG_DTYPES[array.dtype], "shape": list(array.shape),
+             "scale": scale, "zero_point": zero_point}
+    if layout:
+        entry["layout"] = layout
+    return entry
 
 
 def write_case(case_dir, op, test, mapped):
