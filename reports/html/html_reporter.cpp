@@ -210,6 +210,25 @@ std::string stats_block(const CompareStats& s) {
   return out;
 }
 
+// The case's tensors: name, type, shape (quantisation, static, left out).
+std::string tensors_block(const CaseResult& c) {
+  std::string out = "<table class=\"tensors\"><thead><tr><th></th><th>name</th><th>dtype</th><th>shape</th>"
+                    "<th>notes</th></tr></thead><tbody>\n";
+  auto row = [&](const char* role, const TensorRecord& t) {
+    std::string notes;
+    if (!t.present) notes = "left out (optional)";
+    if (t.is_static) notes += (notes.empty() ? "" : ", ") + std::string("static");
+    if (t.scale != 0) notes += (notes.empty() ? "" : ", ") + std::string("scale ") + format_number(t.scale, 6) +
+                               " zero point " + std::to_string(t.zero_point);
+    out += std::string("<tr><td>") + role + "</td><td><code>" + html_escape(t.name) + "</code></td><td>" +
+           html_escape(t.dtype) + "</td><td class=\"mono\">" + (t.present ? html_escape(format_shape(t.shape)) : "&mdash;") +
+           "</td><td>" + html_escape(notes) + "</td></tr>\n";
+  };
+  for (const TensorRecord& t : c.inputs) row("in", t);
+  for (const TensorRecord& t : c.outputs) row("out", t);
+  return out + "</tbody></table>\n";
+}
+
 std::string repro_block(const CaseResult& c) {
   if (c.repro.empty()) return {};
   return "<div class=\"repro\"><div class=\"muted\">Re-run exactly this case:</div><code>" +
@@ -226,8 +245,16 @@ std::string case_card(const CaseResult& c, bool open) {
   if (c.params.is_object() && !c.params.empty())
     out += " &middot; params <code>" + html_escape(dump_json(c.params)) + "</code>";
   out += "</div>\n";
+  if (!c.oracle.empty()) out += "<div class=\"muted\">judged by: " + html_escape(c.oracle) + "</div>\n";
+  if (!c.inputs.empty() || c.outputs.size() > 1) out += tensors_block(c);
   if (!c.message.empty()) out += "<pre class=\"message\">" + html_escape(c.message) + "</pre>\n";
-  if (c.stats) out += stats_block(*c.stats);
+  // One output: its comparison; several: each under its name.
+  if (c.outputs.size() > 1) {
+    for (const TensorRecord& t : c.outputs)
+      if (t.stats) out += "<div class=\"muted\">output <code>" + html_escape(t.name) + "</code></div>\n" + stats_block(*t.stats);
+  } else if (c.stats) {
+    out += stats_block(*c.stats);
+  }
   out += repro_block(c);
   out += "</details>\n";
   return out;

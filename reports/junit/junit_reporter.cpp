@@ -60,15 +60,23 @@ std::string case_details(const CaseResult& c) {
   if (!c.message.empty()) out << "message: " << c.message << "\n";
   out << "op: " << c.op << "  backend: " << c.backend << "  dtype: " << c.dtype
       << "  shape: " << format_shape(c.shape) << "  fill: " << c.fill << "  seed: " << c.seed << "\n";
-  if (c.stats) {
-    const CompareStats& s = *c.stats;
-    out << "compare: " << s.mismatches << "/" << s.count << " mismatches, max_abs "
+  if (!c.oracle.empty()) out << "judged by: " << c.oracle << "\n";
+  for (const TensorRecord& t : c.inputs)
+    out << "input " << t.name << ": " << t.dtype << " " << (t.present ? format_shape(t.shape) : "left out") << "\n";
+  auto compare_lines = [&](const CompareStats& s, const std::string& label) {
+    out << "compare" << label << ": " << s.mismatches << "/" << s.count << " mismatches, max_abs "
         << format_number(s.max_abs) << ", max_rel " << format_number(s.max_rel) << ", max_ulp "
         << format_number(s.max_ulp) << ", zero_fraction " << format_number(s.zero_fraction)
         << ", tolerance " << s.tolerance << "\n";
     for (const Mismatch& m : s.first_mismatches)
       out << "  [" << m.index << "] got " << format_number(m.got, 9) << " expected "
           << format_number(m.expected, 9) << " (" << format_number(m.ulp) << " ulp)\n";
+  };
+  if (c.outputs.size() > 1) {
+    for (const TensorRecord& t : c.outputs)
+      if (t.stats) compare_lines(*t.stats, " (output " + t.name + ")");
+  } else if (c.stats) {
+    compare_lines(*c.stats, "");
   }
   if (c.perf) {
     const PerfStats& p = *c.perf;

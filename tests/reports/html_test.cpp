@@ -148,3 +148,35 @@ TEST(HtmlEmpty, EmptyRunRendersAndSaysSo) {
 
 }  // namespace
 }  // namespace oprig::reports
+
+namespace oprig::reports {
+namespace {
+
+// A failing case with two outputs: each output's comparison appears under its
+// name, and the tensors table lists inputs (one left out) and outputs.
+RunResults two_output_failure() {
+  RunResults r = testing::make_sample_results();
+  CaseResult& c = r.cases.at(2);
+  c.oracle = "golden";
+  c.inputs = {TensorRecord{"x", "FLOAT_32", {4, 8}, 0, 0, true, false, std::nullopt},
+              TensorRecord{"mask", "BOOL_8", {}, 0, 0, false, false, std::nullopt}};
+  CompareStats values{8, 0, 0, 0, 0, 0, "ulp<=1", {}};
+  CompareStats indices{8, 3, 2, 1, 2, 0, "lsb<=0", {{1, {0, 1}, 5, 3, 2}}};
+  c.outputs = {TensorRecord{"values", "FLOAT_32", {4, 2}, 0, 0, true, false, values},
+               TensorRecord{"indices_out", "INT_32", {4, 2}, 0, 0, true, false, indices}};
+  c.stats = indices;
+  return r;
+}
+
+TEST(HtmlTensors, EachOutputIsComparedUnderItsNameAndTheOracleIsNamed) {
+  const std::string page = render_html(two_output_failure());
+  EXPECT_NE(page.find("judged by: golden"), std::string::npos);
+  EXPECT_NE(page.find("output <code>values</code>"), std::string::npos);
+  EXPECT_NE(page.find("output <code>indices_out</code>"), std::string::npos);
+  EXPECT_NE(page.find("3 of 8 elements outside tolerance"), std::string::npos);
+  EXPECT_NE(page.find("left out (optional)"), std::string::npos);
+  EXPECT_NE(page.find("<code>mask</code>"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace oprig::reports

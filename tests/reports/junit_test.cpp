@@ -112,3 +112,21 @@ TEST(JUnit, EmptyRunIsAValidDocument) {
 
 }  // namespace
 }  // namespace oprig::reports
+
+namespace oprig::reports {
+namespace {
+
+TEST(JUnitTensors, EveryOutputsComparisonIsInTheLog) {
+  RunResults r = testing::make_sample_results();
+  CaseResult& c = r.cases.at(2);
+  c.outputs = {TensorRecord{"values", "FLOAT_32", {2}, 0, 0, true, false, CompareStats{2, 0, 0, 0, 0, 0, "ulp<=1", {}}},
+               TensorRecord{"indices", "INT_32", {2}, 0, 0, true, false, CompareStats{2, 1, 1, 1, 1, 0, "lsb<=0", {}}}};
+  const pugi::xml_document doc = parse(render_junit_xml(r));
+  const std::string out =
+      doc.select_node("//testcase[@name='atan__f32__1x3x5x7__edge__p0__cpu']/system-out").node().text().as_string();
+  EXPECT_NE(out.find("compare (output values): 0/2 mismatches"), std::string::npos) << out;
+  EXPECT_NE(out.find("compare (output indices): 1/2 mismatches"), std::string::npos) << out;
+}
+
+}  // namespace
+}  // namespace oprig::reports
