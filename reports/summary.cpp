@@ -112,9 +112,12 @@ std::string summary_table(const RunResults& results) {
 }
 
 int exit_code_for(const RunResults& results) {
-  for (const CaseResult& c : results.cases)
+  bool tested = false;
+  for (const CaseResult& c : results.cases) {
     if (verdict_is_failure(c.verdict)) return kExitFailure;
-  return kExitOk;
+    tested |= c.verdict == Verdict::kPassed || c.verdict == Verdict::kQualityWarning || c.verdict == Verdict::kMistrusted;
+  }
+  return tested ? kExitOk : kExitNothingTested;
 }
 
 }  // namespace oprig::reports

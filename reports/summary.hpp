@@ -37,7 +37,9 @@ int verdict_severity(Verdict v);
 // several), one column per verdict that occurs anywhere in the run, then total.
 std::string summary_table(const RunResults& results);
 
-// kExitOk unless some case has a failing verdict (verdict_is_failure): kExitFailure.
+// kExitFailure when some case has a failing verdict (verdict_is_failure);
+// else kExitNothingTested when no case was judged (every case SKIPPED or
+// UNIMPLEMENTED, or none); else kExitOk.
 int exit_code_for(const RunResults& results);
 
 }  // namespace oprig::reports

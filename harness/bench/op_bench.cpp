@@ -32,7 +32,7 @@ bool setup(Fixture& f, const Case& c, const LoadedOp& op, Backend& backend, cons
   f.backend = &backend;
   f.impl = &impl;
   const std::vector<TensorData> inputs = make_inputs(c, op.plan);
-  const std::vector<Expected> expected = expected_outputs(c, op.context, inputs);
+  const std::vector<Expected> expected = expected_outputs(c, op.context, nullptr, inputs);
   f.params = std::make_unique<AbiParams>(c.params, op.space);
   if (impl.create(&backend.context(), c.op.c_str(), f.params->data(), f.params->size(), &f.kernel) != OPRIG_STATUS_OK) {
     *why = "create() failed";

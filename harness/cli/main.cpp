@@ -8,6 +8,9 @@
 #include "cli/golden_command.hpp"
 #include "cli/main_context.hpp"
 #include "cli/model_command.hpp"
+#include "cli/package_command.hpp"
+#include "cli/plan_command.hpp"
+#include "cli/validate_command.hpp"
 #include "cli/report_command.hpp"
 #include "cli/run_command.hpp"
 #include "cli/spec_command.hpp"
@@ -31,7 +34,9 @@ int main(int argc, char** argv) {
       "oprig " OPRIG_VERSION " - conformance and benchmarking rig for custom NN operators.\n"
       "Checks every op of a suite on every backend (cpu, opencl, vulkan, dsp) against an fp64 reference\n"
       "and reports results.json, junit.xml and report.html.\n"
-      "Exit codes: 0 all ran cases pass, 1 a case failed (or a regression), 2 bad input or usage."};
+      "Exit codes: 0 every case that ran passed and something was tested; 1 a case failed (or, for compare, a\n"
+      "regression); 2 bad input or usage (nothing ran); 3 nothing was tested (every case SKIPPED or UNIMPLEMENTED,\n"
+      "or a backend named with --backend is unavailable)."};
   app.require_subcommand(1);
   int exit_code = oprig::kExitOk;
   oprig::cli::add_run_command(app, &exit_code);
@@ -41,6 +46,9 @@ int main(int argc, char** argv) {
   oprig::cli::add_golden_command(app, &exit_code);
   oprig::cli::add_report_command(app, &exit_code);
   oprig::cli::add_model_command(app, &exit_code);
+  oprig::cli::add_plan_command(app, &exit_code);
+  oprig::cli::add_package_command(app, &exit_code);
+  oprig::cli::add_validate_command(app, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -21,32 +21,31 @@ namespace {
 
 struct RunFlags {
   SelectionFlags selection;
-  std::string out = "oprig-out";
-  bool resume = false;
-  int jobs = 1;
-  double case_timeout_s = 60;
+  RunOptions options;
 };
 
 struct WorkerFlags {
   SelectionFlags selection;
 };
 
-int run(const RunFlags& flags, const std::string& command_line) {
-  const harness::Selection selection = to_selection(flags.selection);
+}  // namespace
+
+int run_conformance(const harness::Selection& selection, const RunOptions& options, bool explicit_backends,
+                    const std::string& command_line) {
   harness::Suite suite = harness::load_suite(selection);
 
   std::vector<harness::CaseGroup> groups;
   std::vector<std::string> order;  // every selected case id, in generation order
-  bool found_case = flags.selection.case_id.empty();
+  bool found_case = selection.case_id.empty();
   auto add = [&](harness::CaseGroup& g, reports::CaseResult record) {
-    if (!flags.selection.case_id.empty() && record.id != flags.selection.case_id) return;
+    if (!selection.case_id.empty() && record.id != selection.case_id) return;
     found_case = true;
     order.push_back(record.id);
     g.cases.push_back(std::move(record));
   };
-  if (flags.case_timeout_s != RunFlags{}.case_timeout_s) {
+  if (options.case_timeout_s != RunOptions{}.case_timeout_s) {
     char timeout[32];
-    std::snprintf(timeout, sizeof timeout, " --case-timeout %g", flags.case_timeout_s);
+    std::snprintf(timeout, sizeof timeout, " --case-timeout %g", options.case_timeout_s);
     for (const auto& op : suite.ops) op->context.repro_prefix += timeout;
   }
   for (const auto& op : suite.ops) {
@@ -64,13 +63,13 @@ int run(const RunFlags& flags, const std::string& command_line) {
       if (!g.cases.empty()) groups.push_back(std::move(g));
     }
   }
-  if (!found_case) throw harness::InputError("no case with id '" + flags.selection.case_id + "' in the selection");
+  if (!found_case) throw harness::InputError("no case with id '" + selection.case_id + "' in the selection");
 
-  const std::filesystem::path out = flags.out;
+  const std::filesystem::path out = options.out;
   std::filesystem::create_directories(out);
   const auto jsonl = out / "results.jsonl";
   std::map<std::string, reports::CaseResult> previous;
-  if (flags.resume && std::filesystem::exists(jsonl)) {
+  if (options.resume && std::filesystem::exists(jsonl)) {
     for (reports::CaseResult& r : reports::read_jsonl(jsonl)) previous[r.id] = std::move(r);
     // Rewrite the stream without a torn last line before appending to it.
     std::string clean;
@@ -86,16 +85,16 @@ int run(const RunFlags& flags, const std::string& command_line) {
     per_group[g.op + "/" + g.backend] = g.cases.size();
     total += g.cases.size();
   }
-  if (flags.resume)
+  if (options.resume)
     std::cerr << "resume: " << previous.size() << " cases already in " << jsonl.string() << ", " << total
               << " to run\n";
 
   reports::RunResults results;
   results.environment = harness::collect_environment(selection.backends, command_line);
   harness::Progress progress(total, per_group);
-  harness::SupervisorOptions options{flags.jobs, flags.case_timeout_s, jsonl, out / "logs"};
+  harness::SupervisorOptions supervisor{options.jobs, options.case_timeout_s, jsonl, out / "logs"};
   std::vector<reports::CaseResult> fresh = harness::run_groups(
-      selection, groups, options, [&](const reports::CaseResult& r) { progress.case_done(r); });
+      selection, groups, supervisor, [&](const reports::CaseResult& r) { progress.case_done(r); });
   progress.finish();
   results.environment.finished_at = harness::utc_now_iso8601();
 
@@ -110,10 +109,17 @@ int run(const RunFlags& flags, const std::string& command_line) {
   std::cout << "results: " << std::filesystem::absolute(out / "results.json").string() << "\n";
   std::cout << "junit:   " << std::filesystem::absolute(out / "junit.xml").string() << "\n";
   std::cout << "report:  " << std::filesystem::absolute(out / "report.html").string() << "\n";
-  return reports::exit_code_for(results);
+  int code = reports::exit_code_for(results);
+  // A backend named on the command line that is not here tested nothing the user asked for.
+  if (explicit_backends && code == kExitOk)
+    for (const reports::BackendRecord& b : results.environment.backends)
+      if (!b.available) {
+        std::cerr << "oprig: backend " << b.name << " was asked for but is unavailable: " << b.reason << "\n";
+        code = kExitNothingTested;
+      }
+  if (code == kExitNothingTested) std::cout << "nothing was tested (exit 3): see the SKIPPED and UNIMPLEMENTED reasons\n";
+  return code;
 }
-
-}  // namespace
 
 void add_run_command(CLI::App& root, int* exit_code) {
   auto flags = std::make_shared<RunFlags>();
@@ -121,16 +127,19 @@ void add_run_command(CLI::App& root, int* exit_code) {
       "run", "Run the conformance cases of ops on backends: each case is checked against the fp64 reference\n"
              "under the op's test plan; crashes and hangs become CRASH/TIMEOUT and the run goes on.");
   add_selection_flags(*cmd, flags->selection);
-  cmd->add_option("--out", flags->out, "Output folder for results.jsonl/json, junit.xml, report.html, logs/")
+  cmd->add_option("--out", flags->options.out, "Output folder for results.jsonl/json, junit.xml, report.html, logs/")
       ->capture_default_str();
-  cmd->add_flag("--resume", flags->resume, "Keep the cases already in OUT/results.jsonl and run only the rest");
-  cmd->add_option("--jobs", flags->jobs, "Worker processes at once (each runs one op on one backend)")
+  cmd->add_flag("--resume", flags->options.resume, "Keep the cases already in OUT/results.jsonl and run only the rest");
+  cmd->add_option("--jobs", flags->options.jobs, "Worker processes at once (each runs one op on one backend)")
       ->check(CLI::Range(1, 64))
       ->capture_default_str();
-  cmd->add_option("--case-timeout", flags->case_timeout_s, "Seconds a case may run before it is a TIMEOUT")
+  cmd->add_option("--case-timeout", flags->options.case_timeout_s, "Seconds a case may run before it is a TIMEOUT")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
-  cmd->callback([flags, exit_code] { *exit_code = run(*flags, invoked_command_line()); });
+  cmd->callback([flags, exit_code] {
+    *exit_code = run_conformance(to_selection(flags->selection), flags->options, flags->selection.backends != "all",
+                                 invoked_command_line());
+  });
 
   auto worker = std::make_shared<WorkerFlags>();
   CLI::App* w = root.add_subcommand("__worker", "");  // empty description: hidden from --help

@@ -10,6 +10,9 @@ void add_selection_flags(CLI::App& command, SelectionFlags& flags) {
   command.add_option("--suite", flags.suite, "Suite folder with <op>/plan.json (default: the bundled opsuite/)")
       ->check(CLI::ExistingDirectory);
   command.add_flag("--golden-only", flags.golden_only, "Run only the --golden cases, not the generated ones");
+  command.add_option("--reference-backend", flags.reference_backend,
+                     "Judge every other backend against the package's own kernel on this backend (e.g. cpu: what a\n"
+                     "vendor porting a cpu op to GPU/DSP checks first); that backend's own cases use the other oracles");
   command.add_option("--spec", flags.spec, "One spec file (XML OpDef or JSON UDO config) with plan.json beside it")
       ->check(CLI::ExistingFile);
   command.add_option("--op", flags.op, "Only this op or model suite (case-insensitive), e.g. atan, controlflow");
@@ -34,6 +37,12 @@ harness::Selection to_selection(const SelectionFlags& flags) {
   for (const auto& g : flags.golden) s.golden_dirs.emplace_back(std::filesystem::absolute(g));
   if (flags.golden_only && flags.golden.empty()) throw harness::InputError("--golden-only needs --golden DIR");
   s.golden_only = flags.golden_only;
+  if (!flags.reference_backend.empty()) {
+    const std::vector<std::string> names = backend_names();
+    if (std::find(names.begin(), names.end(), flags.reference_backend) == names.end())
+      throw harness::InputError("unknown --reference-backend '" + flags.reference_backend + "' (cpu, opencl, vulkan, dsp)");
+    s.reference_backend = flags.reference_backend;
+  }
   s.op = flags.op;
   s.case_id = flags.case_id;
   const std::vector<std::string> known = backend_names();

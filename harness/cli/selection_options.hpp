@@ -14,6 +14,7 @@ struct SelectionFlags {
   std::vector<std::string> packages;
   std::vector<std::string> golden;
   bool golden_only = false;
+  std::string reference_backend;
 };
 
 void add_selection_flags(CLI::App& command, SelectionFlags& flags);

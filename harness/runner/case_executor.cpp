@@ -3,11 +3,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <optional>
 
+#include "cases/derive_plan.hpp"
 #include "cases/tensor_data.hpp"
 #include "compare/comparator.hpp"
 #include "core/dtype.hpp"
-#include "core/npy.hpp"
 #include "runner/abi_params.hpp"
 
 namespace oprig::harness {
@@ -88,20 +89,17 @@ bool has_unknown_dim(const oprig_tensor& t) {
   return false;
 }
 
-std::vector<Expected> golden_outputs(const Case& c) {
-  std::vector<Expected> out;
-  for (const CaseTensor& t : c.outputs) {
-    const NpyArray a = read_npy(std::filesystem::path(c.golden_dir) / t.file);
-    Expected e;
-    e.shape = a.shape;
-    TensorData as_data;
-    as_data.dtype = a.dtype;
-    as_data.shape = a.shape;
-    as_data.bytes = a.data;
-    e.values = stored_values(as_data);
-    out.push_back(std::move(e));
-  }
-  return out;
+// The published default of a data type (cases/derive_plan.hpp), parsed once.
+const compare::Tolerance* default_tolerance_of(oprig_dtype dtype) {
+  static const std::map<oprig_dtype, compare::Tolerance> defaults = [] {
+    std::map<oprig_dtype, compare::Tolerance> m;
+    for (int d = OPRIG_DTYPE_FLOAT_16; d <= OPRIG_DTYPE_BOOL_8; ++d)
+      if (const auto j = default_tolerance(std::string(dtype_name(static_cast<oprig_dtype>(d)))))
+        m[static_cast<oprig_dtype>(d)] = compare::parse_tolerance(*j);
+    return m;
+  }();
+  const auto it = defaults.find(dtype);
+  return it == defaults.end() ? nullptr : &it->second;
 }
 
 }  // namespace
@@ -145,7 +143,7 @@ reports::CaseResult case_record(const Case& c, const OpContext* op) {
   r.variant = c.variant;
   r.params = c.params.is_object() ? c.params : nlohmann::json::object();
   r.seed = c.seed;
-  r.oracle = c.golden_dir.empty() ? "reference" : "golden";
+  if (op != nullptr) r.oracle = oracle_name(c, *op);
   for (const CaseTensor& t : c.inputs) r.inputs.push_back(tensor_record(t));
   for (const CaseTensor& t : c.outputs) r.outputs.push_back(tensor_record(t));
   if (op != nullptr) r.repro = repro_command(c, *op);
@@ -167,56 +165,6 @@ std::string repro_command(const Case& c, const OpContext& op) {
   return op.repro_prefix + " --backend " + c.backend + " --case " + c.id;
 }
 
-std::vector<Expected> reference_outputs(const Case& c, const OpContext& op, const std::vector<TensorData>& inputs) {
-  if (op.reference == nullptr) throw std::runtime_error("no fp64 reference for op '" + c.op + "'");
-  std::vector<opsuite::RefTensor> ref_in;
-  for (size_t k = 0; k < inputs.size(); ++k) {
-    const TensorData& t = inputs[k];
-    opsuite::RefTensor r;
-    r.layout = k < c.inputs.size() ? c.inputs[k].layout : "";
-    r.shape = t.shape;
-    r.values = real_values(t);
-    r.dtype = t.dtype;
-    r.scale = t.quant.scale;
-    r.zero_point = t.quant.zero_point;
-    r.present = t.present;
-    ref_in.push_back(std::move(r));
-  }
-  std::vector<opsuite::RefTensor> ref_out(c.outputs.size());
-  for (size_t k = 0; k < c.outputs.size(); ++k) {
-    ref_out[k].dtype = c.outputs[k].type.dtype;
-    ref_out[k].scale = c.outputs[k].quant.scale;
-    ref_out[k].zero_point = c.outputs[k].quant.zero_point;
-  }
-  try {
-    op.reference->compute(ref_in, opsuite::RefParams(reference_params(c, *op.space)), ref_out);
-  } catch (const std::invalid_argument& e) {
-    throw std::runtime_error("the reference of " + c.op + " rejects this case: " + e.what());
-  }
-  if (ref_out.size() != c.outputs.size())
-    throw std::runtime_error("the reference of " + c.op + " gave " + std::to_string(ref_out.size()) +
-                             " outputs, the case has " + std::to_string(c.outputs.size()));
-  std::vector<Expected> out;
-  for (size_t k = 0; k < ref_out.size(); ++k) {
-    opsuite::RefTensor& r = ref_out[k];
-    const CaseTensor& t = c.outputs[k];
-    size_t n = 1;
-    for (int64_t d : r.shape) n *= static_cast<size_t>(d);
-    if (n != r.values.size())
-      throw std::runtime_error("the reference of " + c.op + " gave output " + t.name + " shape " +
-                               shape_text(r.shape) + " but " + std::to_string(r.values.size()) + " values");
-    Expected e{r.shape, std::move(r.values)};
-    if (t.type.quantized && !r.codes) e.values = quantize_reference(e.values, t.type.dtype, t.quant);
-    out.push_back(std::move(e));
-  }
-  return out;
-}
-
-std::vector<Expected> expected_outputs(const Case& c, const OpContext& op, const std::vector<TensorData>& inputs) {
-  if (!c.golden_dir.empty()) return golden_outputs(c);
-  return reference_outputs(c, op, inputs);
-}
-
 reports::CaseResult execute_case(const Case& c, const OpContext& op, const BackendContext& be) {
   const Clock::time_point start = Clock::now();
   reports::CaseResult r = case_record(c, &op);
@@ -228,10 +176,18 @@ reports::CaseResult execute_case(const Case& c, const OpContext& op, const Backe
       if (t.present && !available(t.type.dtype))
         return finish(r, Verdict::kSkipped,
                       std::string(dtype_name(t.type.dtype)) + " is not available on " + info.device_name, start);
-  if (be.implementation == nullptr) return finish(r, Verdict::kUnimplemented, be.no_implementation_reason, start);
+  if (be.implementation == nullptr)
+    // A package that claims a kernel it cannot load is broken, not merely incomplete.
+    return finish(r, be.implementation_claimed ? Verdict::kInvalidSpec : Verdict::kUnimplemented,
+                  be.implementation_claimed ? "the package claims a " + c.backend + " kernel for " + c.op +
+                                                  " but cannot provide it: " + be.no_implementation_reason
+                                            : be.no_implementation_reason,
+                  start);
   std::vector<const compare::Tolerance*> tolerances;
   for (const CaseTensor& t : c.outputs) {
     tolerances.push_back(op.tolerances.find(t.name, t.type.dtype));
+    // A golden case may bring a type the plan has no figure for: the published default.
+    if (tolerances.back() == nullptr && !c.golden_dir.empty()) tolerances.back() = default_tolerance_of(t.type.dtype);
     if (tolerances.back() == nullptr)
       return finish(r, Verdict::kInvalidSpec,
                     "the test plan has no tolerance for output " + t.name + " (" +
@@ -243,29 +199,74 @@ reports::CaseResult execute_case(const Case& c, const OpContext& op, const Backe
   std::unique_ptr<AbiParams> params;
   try {
     inputs = make_inputs(c, *op.plan);
-    expected = expected_outputs(c, op, inputs);
     params = std::make_unique<AbiParams>(c.params, *op.space);
   } catch (const std::exception& e) {
     return finish(r, Verdict::kInvalidSpec, e.what(), start);
   }
+  auto phase = [&](const char* what) {
+    if (be.phase) be.phase(what);
+  };
   for (size_t k = 0; k < inputs.size(); ++k) r.inputs[k].shape = inputs[k].shape;
-  if (expected.size() != c.outputs.size())
-    return finish(r, Verdict::kInvalidSpec, "the oracle has " + std::to_string(expected.size()) + " outputs, the case " +
-                                                std::to_string(c.outputs.size()), start);
-  for (size_t k = 0; k < expected.size(); ++k) r.outputs[k].shape = expected[k].shape;
+  // The oracle runs after the kernel's create() and prepare(): a package with
+  // no kernel for the case is UNIMPLEMENTED whatever its oracle, and on a plan
+  // derived from the spec the oracle decides whether a rejected node was valid.
+  auto consult_oracle = [&]() -> std::optional<reports::CaseResult> {
+    try {
+      expected = expected_outputs(c, op, &be, inputs);
+    } catch (const OracleError& e) {
+      return finish(r, e.verdict(), std::string("oracle ") + r.oracle + ": " + e.what(), start);
+    } catch (const std::exception& e) {
+      return finish(r, Verdict::kInvalidSpec, std::string("oracle ") + r.oracle + ": " + e.what(), start);
+    }
+    if (expected.size() != c.outputs.size())
+      return finish(r, Verdict::kInvalidSpec, "the oracle has " + std::to_string(expected.size()) + " outputs, the case " +
+                                                  std::to_string(c.outputs.size()), start);
+    for (size_t k = 0; k < expected.size(); ++k) r.outputs[k].shape = expected[k].shape;
+    return std::nullopt;
+  };
+  // A kernel rejecting a node of a derived plan: failed only if the oracle accepts the node.
+  auto rejected = [&](const char* what, oprig_status st) {
+    if (op.plan->derived && st == OPRIG_STATUS_INVALID_ARGUMENT)
+      if (auto oracle_verdict = consult_oracle(); oracle_verdict && oracle_verdict->verdict == Verdict::kSkipped)
+        return *oracle_verdict;
+    return finish(r, Verdict::kFailed, status_message(what, st), start);
+  };
+
+  if (be.package != nullptr && be.package->registration().validate != nullptr) {
+    // The package's validation hook, as a runtime runs it when the graph is built.
+    std::vector<oprig_tensor> in_desc, out_desc;
+    for (const TensorData& t : inputs) in_desc.push_back(describe_tensor(t));
+    for (const CaseTensor& t : c.outputs) {
+      oprig_tensor d{};
+      d.dtype = t.type.dtype;
+      d.scale = static_cast<float>(t.quant.scale);
+      d.zero_point = t.quant.zero_point;
+      out_desc.push_back(d);
+    }
+    char reason[512] = {0};
+    phase("the package's validate()");
+    const oprig_status v = be.package->registration().validate(c.op.c_str(), params->data(), params->size(), in_desc.data(),
+                                                                in_desc.size(), out_desc.data(), out_desc.size(), reason,
+                                                                sizeof reason);
+    reason[sizeof reason - 1] = '\0';
+    if (v != OPRIG_STATUS_OK)
+      return finish(r, Verdict::kUnimplemented,
+                    "the package's validate() rejects this node (" + status_name(v) + ")" +
+                        (reason[0] ? std::string(": ") + reason : std::string()), start);
+  }
 
   const oprig_implementation_v1& impl = *be.implementation;
   Backend& backend = *be.backend;
   reports::PerfStats perf;
   perf.device_timer = info.device_timer;
   oprig_kernel* kernel = nullptr;
+  phase("the kernel's create()");
   auto t0 = Clock::now();
   oprig_status s = impl.create(&backend.context(), c.op.c_str(), params->data(), params->size(), &kernel);
   perf.create_ns = std::chrono::duration<double, std::nano>(Clock::now() - t0).count();
   if (s == OPRIG_STATUS_UNSUPPORTED)
     return finish(r, Verdict::kUnimplemented, "the package's create() has no kernel for this case", start);
-  if (s != OPRIG_STATUS_OK || kernel == nullptr)
-    return finish(r, Verdict::kFailed, status_message("create()", s), start);
+  if (s != OPRIG_STATUS_OK || kernel == nullptr) return rejected("create()", s);
   struct KernelGuard {
     const oprig_implementation_v1& impl;
     oprig_kernel* k;
@@ -281,12 +282,14 @@ reports::CaseResult execute_case(const Case& c, const OpContext& op, const Backe
     d.zero_point = t.quant.zero_point;
     out_desc.push_back(d);
   }
+  phase("the kernel's prepare()");
   t0 = Clock::now();
   s = impl.prepare(kernel, in_desc.data(), in_desc.size(), out_desc.data(), out_desc.size());
   perf.prepare_ns = std::chrono::duration<double, std::nano>(Clock::now() - t0).count();
   if (s == OPRIG_STATUS_UNSUPPORTED)
     return finish(r, Verdict::kUnimplemented, "prepare() does not support these data types or shapes", start);
-  if (s != OPRIG_STATUS_OK) return finish(r, Verdict::kFailed, status_message("prepare()", s), start);
+  if (s != OPRIG_STATUS_OK) return rejected("prepare()", s);
+  if (auto oracle_verdict = consult_oracle()) return *oracle_verdict;
 
   // Data-dependent output shapes: prepare() leaves -1, resolve_shapes() sees the input values.
   if (std::any_of(out_desc.begin(), out_desc.end(), has_unknown_dim)) {
@@ -296,6 +299,7 @@ reports::CaseResult execute_case(const Case& c, const OpContext& op, const Backe
     std::vector<oprig_tensor> host_in = in_desc;
     for (size_t k = 0; k < inputs.size(); ++k)
       host_in[k].data = inputs[k].bytes.empty() ? nullptr : inputs[k].bytes.data();
+    phase("the kernel's resolve_shapes()");
     s = impl.resolve_shapes(kernel, host_in.data(), host_in.size(), out_desc.data(), out_desc.size());
     if (s != OPRIG_STATUS_OK) return finish(r, Verdict::kFailed, status_message("resolve_shapes()", s), start);
   }
@@ -326,6 +330,7 @@ reports::CaseResult execute_case(const Case& c, const OpContext& op, const Backe
     for (size_t k = 0; k < c.outputs.size(); ++k)
       backend.write(*out_buf[k], poison(out_bytes[k], dtype_size(c.outputs[k].type.dtype), run));
     ExecTiming timing;
+    phase("the kernel's execute()");
     s = backend.execute(impl, kernel, in_desc, out_desc, timing);
     if (s != OPRIG_STATUS_OK) return finish(r, Verdict::kFailed, status_message("execute()", s), start);
     perf.compute_ns_samples.push_back(timing.compute_ns);
@@ -362,6 +367,7 @@ reports::CaseResult execute_case(const Case& c, const OpContext& op, const Backe
     }
   }
 
+  phase("oprig's checks");
   Verdict verdict = Verdict::kPassed;
   std::string message;
   bool have_stats = false;

@@ -11,6 +11,7 @@
 // Every output is compared on its own; the case's verdict is the worst.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -21,6 +22,7 @@
 #include "compare/tolerance.hpp"
 #include "package/loader.hpp"
 #include "reports/results.hpp"
+#include "runner/oracle.hpp"
 
 namespace oprig::harness {
 
@@ -39,7 +41,9 @@ ToleranceTable parse_tolerance_table(const nlohmann::json& table, const OpCaseSp
 struct OpContext {
   const TestPlan* plan = nullptr;
   const OpCaseSpace* space = nullptr;
-  const opsuite::ReferenceOp* reference = nullptr;  // the fp64 oracle; nullptr when the op has none
+  const opsuite::ReferenceOp* reference = nullptr;             // oprig's fp64 reference; nullptr when it has none
+  const oprig_reference_v1* package_reference = nullptr;       // the package's own; nullptr when it has none
+  std::string reference_backend;                               // --reference-backend: judge other backends against it
   ToleranceTable tolerances;
   std::string repro_prefix;  // "oprig run --spec opsuite/atan/atan.xml" (+ --package ...)
 };
@@ -48,23 +52,20 @@ struct BackendContext {
   Backend* backend = nullptr;  // nullptr: unavailable, cases are SKIPPED
   std::string unavailable_reason;
   Package* package = nullptr;
-  const oprig_implementation_v1* implementation = nullptr;  // nullptr: UNIMPLEMENTED
+  const oprig_implementation_v1* implementation = nullptr;  // nullptr: UNIMPLEMENTED, or INVALID_SPEC when claimed
   std::string no_implementation_reason;
+  bool implementation_claimed = false;  // the registration claims this backend: a missing implementation is a defect
+  // --reference-backend: that backend and the package's kernel on it.
+  Backend* reference_backend = nullptr;
+  const oprig_implementation_v1* reference_implementation = nullptr;
+  std::string reference_unavailable;
+  // Told what runs next ("create()", "the package's reference: compute()", ...),
+  // so a crash or hang is charged to the right party. May be empty.
+  std::function<void(const char*)> phase;
 };
 
 // Never throws for a kernel's misbehaviour: every outcome is a verdict.
 reports::CaseResult execute_case(const Case& c, const OpContext& op, const BackendContext& be);
-
-// One expected output (integer and quantised outputs as codes), with its shape.
-struct Expected {
-  std::vector<int64_t> shape;
-  std::vector<double> values;
-};
-// The oracle's outputs for a case: the fp64 reference, or the golden folder
-// the case came from. Throws std::runtime_error (a plan or spec problem).
-std::vector<Expected> expected_outputs(const Case& c, const OpContext& op, const std::vector<TensorData>& inputs);
-// The same from the fp64 reference only, whatever the case's oracle.
-std::vector<Expected> reference_outputs(const Case& c, const OpContext& op, const std::vector<TensorData>& inputs);
 
 std::string repro_command(const Case& c, const OpContext& op);
 

@@ -83,6 +83,21 @@ KernelSession::KernelSession(Backend& backend, const oprig_implementation_v1& im
                              const ParamList& params, std::vector<HostTensor> inputs,
                              std::vector<oprig_tensor> outputs)
     : backend_(backend), impl_(impl), params_(params.view()), inputs_(std::move(inputs)), out_desc_(std::move(outputs)) {
+  start(op);
+}
+
+KernelSession::KernelSession(Backend& backend, const oprig_implementation_v1& impl, const std::string& op,
+                             const oprig_param* params, size_t num_params, std::vector<HostTensor> inputs,
+                             std::vector<oprig_tensor> outputs)
+    : backend_(backend),
+      impl_(impl),
+      params_(params, params + num_params),
+      inputs_(std::move(inputs)),
+      out_desc_(std::move(outputs)) {
+  start(op);
+}
+
+void KernelSession::start(const std::string& op) {
   create_status_ = impl_.create(&backend_.context(), op.c_str(), params_.data(), params_.size(), &kernel_);
   if (create_status_ != OPRIG_STATUS_OK) {
     error_ = status_text("create()", create_status_);
@@ -111,11 +126,29 @@ KernelSession::KernelSession(Backend& backend, const oprig_implementation_v1& im
     backend_.write(*in_buf_.back(), inputs_[k].bytes);
     in_buf_.back()->bind(in_desc_[k]);
   }
+  // Data-dependent output shapes: resolve_shapes() with host copies of the inputs.
+  const bool unknown = std::any_of(out_desc_.begin(), out_desc_.end(), [](const oprig_tensor& d) {
+    return std::any_of(d.dims, d.dims + std::min<uint32_t>(d.rank, OPRIG_MAX_RANK), [](int64_t x) { return x < 0; });
+  });
+  if (unknown) {
+    if (impl_.resolve_shapes == nullptr) {
+      error_ = "prepare() left an output dimension unknown (-1) and the package has no resolve_shapes()";
+      return;
+    }
+    std::vector<oprig_tensor> host_in = in_desc_;
+    for (size_t k = 0; k < inputs_.size(); ++k)
+      host_in[k].data = inputs_[k].bytes.empty() ? nullptr : inputs_[k].bytes.data();
+    const oprig_status s = impl_.resolve_shapes(kernel_, host_in.data(), host_in.size(), out_desc_.data(), out_desc_.size());
+    if (s != OPRIG_STATUS_OK) {
+      error_ = status_text("resolve_shapes()", s);
+      return;
+    }
+  }
   for (oprig_tensor& d : out_desc_) {
     size_t n = 1;
     for (uint32_t i = 0; i < d.rank; ++i) {
       if (d.dims[i] < 0) {
-        error_ = "prepare() left an output dimension unknown; KernelSession does not resolve shapes";
+        error_ = "resolve_shapes() left an output dimension unknown";
         return;
       }
       n *= static_cast<size_t>(d.dims[i]);

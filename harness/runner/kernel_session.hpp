@@ -78,6 +78,10 @@ class KernelSession {
   // error() says which call failed with which status.
   KernelSession(Backend& backend, const oprig_implementation_v1& impl, const std::string& op,
                 const ParamList& params, std::vector<HostTensor> inputs, std::vector<oprig_tensor> outputs);
+  // The same with parameters already in ABI form; they must outlive the session.
+  KernelSession(Backend& backend, const oprig_implementation_v1& impl, const std::string& op,
+                const oprig_param* params, size_t num_params, std::vector<HostTensor> inputs,
+                std::vector<oprig_tensor> outputs);
   ~KernelSession();
   KernelSession(const KernelSession&) = delete;
   KernelSession& operator=(const KernelSession&) = delete;
@@ -88,6 +92,7 @@ class KernelSession {
   oprig_status prepare_status() const { return prepare_status_; }
   // Output descriptions after prepare (shapes inferred by the kernel).
   const std::vector<oprig_tensor>& outputs() const { return out_desc_; }
+  oprig_kernel* kernel() const { return kernel_; }
 
   // One execute through Backend::execute; timing optional.
   oprig_status run(ExecTiming* timing = nullptr);
@@ -106,6 +111,8 @@ class KernelSession {
   std::vector<std::unique_ptr<DeviceBuffer>> in_buf_, out_buf_;
   oprig_status create_status_ = OPRIG_STATUS_INTERNAL, prepare_status_ = OPRIG_STATUS_INTERNAL;
   std::string error_;
+
+  void start(const std::string& op);
 };
 
 // The bundled opsuite package's implementation for a backend, loaded once per

@@ -4,7 +4,9 @@
 #include <cstdlib>
 
 #include "compare/tolerance.hpp"
+#include "cases/derive_plan.hpp"
 #include "golden/golden_source.hpp"
+#include "spec/load.hpp"
 
 namespace oprig::harness {
 namespace {
@@ -18,13 +20,24 @@ std::string quote_if_needed(const std::string& arg) {
 
 }  // namespace
 
+std::filesystem::path installed_path(const std::filesystem::path& relative) {
+  // An installed oprig (bin/oprig) keeps its data beside it: ../share/oprig, ../lib/oprig.
+  std::error_code ec;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) return {};
+  const std::filesystem::path candidate = exe.parent_path().parent_path() / relative;
+  return std::filesystem::exists(candidate) ? candidate : std::filesystem::path{};
+}
+
 std::filesystem::path default_suite_dir() {
   if (const char* env = std::getenv("OPRIG_OPSUITE_DIR")) return env;
+  if (auto p = installed_path("share/oprig/opsuite"); !p.empty()) return p;
   return OPRIG_SOURCE_OPSUITE_DIR;
 }
 
 std::filesystem::path default_package_path() {
   if (const char* env = std::getenv("OPRIG_PACKAGE")) return env;
+  if (auto p = installed_path("lib/oprig/liboprig_opsuite.so"); !p.empty()) return p;
   return OPRIG_BUILT_PACKAGE_PATH;
 }
 
@@ -35,35 +48,68 @@ std::vector<std::string> selection_args(const Selection& s) {
   for (const auto& p : s.packages) args.insert(args.end(), {"--package", p.string()});
   for (const auto& g : s.golden_dirs) args.insert(args.end(), {"--golden", g.string()});
   if (s.golden_only) args.push_back("--golden-only");
+  if (!s.reference_backend.empty()) args.insert(args.end(), {"--reference-backend", s.reference_backend});
   return args;
 }
 
 std::vector<Case> op_cases(const LoadedOp& op, const Selection& selection, const std::vector<std::string>& backends) {
   std::vector<Case> cases;
-  if (!selection.golden_only) cases = generate_cases(op.space, op.plan, backends);
-  for (const auto& dir : selection.golden_dirs) {
+  // Generated cases need an oracle of their own; golden cases bring theirs.
+  if (!selection.golden_only && op.has_generated_oracle) cases = generate_cases(op.space, op.plan, backends);
+  for (const auto& dir : op.golden_dirs) {
     std::vector<Case> more = golden_folder_cases(dir, op.space, backends);
     cases.insert(cases.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
   }
   return cases;
 }
 
+namespace {
+
+// Where an op's plan comes from: a plan.json, or derived from the spec.
+struct PlanSource {
+  std::filesystem::path plan_file;               // empty: derived
+  std::filesystem::path spec_path;               // the spec the op is read from
+  std::string derived_op;                        // derived: the op's name in the spec
+};
+
+// --spec FILE: the plan.json beside it for the op it names, and a plan
+// derived from the spec for every other op of the file.
+std::vector<PlanSource> plans_for_spec(const std::filesystem::path& spec) {
+  if (!std::filesystem::exists(spec)) throw InputError(spec.string() + ": no such spec file");
+  std::vector<PlanSource> out;
+  std::string planned_op;
+  const auto plan = spec.parent_path() / "plan.json";
+  if (std::filesystem::exists(plan)) {
+    try {
+      planned_op = load_plan(plan).op;
+    } catch (const std::exception& e) {
+      throw InputError(e.what());
+    }
+    out.push_back({plan, spec, ""});
+  }
+  spec::LoadResult loaded = spec::load_spec_file(spec);
+  if (!loaded.ok()) {
+    std::string text;
+    for (const spec::SpecError& e : loaded.errors) text += (text.empty() ? "" : "\n") + e.to_string();
+    throw InputError(text);
+  }
+  for (const spec::Package& p : loaded.packages)
+    for (const spec::OpDef& op : p.ops)
+      if (!spec::iequals(op.name, planned_op)) out.push_back({"", spec, op.name});
+  return out;
+}
+
+}  // namespace
+
 Suite load_suite(const Selection& selection) {
   Suite suite;
-  std::vector<std::filesystem::path> plan_files;
-  std::optional<std::filesystem::path> forced_spec;
+  std::vector<PlanSource> sources;
   if (selection.spec_file) {
-    if (!std::filesystem::exists(*selection.spec_file))
-      throw InputError(selection.spec_file->string() + ": no such spec file");
-    const auto plan = selection.spec_file->parent_path() / "plan.json";
-    if (!std::filesystem::exists(plan))
-      throw InputError(selection.spec_file->string() + ": no test plan (plan.json) beside the spec");
-    plan_files.push_back(plan);
-    forced_spec = selection.spec_file;
+    sources = plans_for_spec(*selection.spec_file);
   } else {
     const auto dir = selection.suite_dir.value_or(default_suite_dir());
     try {
-      plan_files = find_plans(dir);
+      for (const auto& plan_file : find_plans(dir)) sources.push_back({plan_file, "", ""});
     } catch (const std::exception& e) {
       throw InputError(e.what());
     }
@@ -85,7 +131,7 @@ Suite load_suite(const Selection& selection) {
     }
     std::sort(suite.model_suites.begin(), suite.model_suites.end(),
               [](const auto& a, const auto& b) { return a->name < b->name; });
-    if (plan_files.empty() && suite.model_suites.empty())
+    if (sources.empty() && suite.model_suites.empty())
       throw InputError(dir.string() + ": no <op>/plan.json or <suite>/suite.json in this suite folder");
   }
 
@@ -100,16 +146,35 @@ Suite load_suite(const Selection& selection) {
     }
   }
 
-  for (const auto& plan_file : plan_files) {
+  for (const PlanSource& source : sources) {
     auto op = std::make_unique<LoadedOp>();
+    const std::string op_name = source.plan_file.empty() ? source.derived_op : "";
+    if (!op_name.empty() && !selection.op.empty() && op_key(op_name) != op_key(selection.op)) continue;
+    std::string where = source.plan_file.string();
     try {
-      op->plan = load_plan(plan_file);
+      if (!source.plan_file.empty()) {
+        op->plan = load_plan(source.plan_file);
+      } else {
+        // No plan.json for this op: derive one from the spec alone.
+        const OpCaseSpace space = case_space_from_spec(source.spec_path, op_name);
+        const auto text = derive_plan_json(space, source.spec_path.filename().string());
+        op->plan = parse_plan(nlohmann::json::parse(text.dump()), source.spec_path.parent_path() / "plan.json (derived)");
+        op->plan.derived = true;
+        where = source.spec_path.string() + " (derived plan)";
+      }
+    } catch (const InputError&) {
+      throw;
     } catch (const std::exception& e) {
       throw InputError(e.what());
     }
     if (!selection.op.empty() && op_key(op->plan.op) != op_key(selection.op)) continue;
-    op->spec_path = forced_spec.value_or(op->plan.dir / op->plan.spec);
+    op->spec_path = source.spec_path.empty() ? op->plan.dir / op->plan.spec : source.spec_path;
     op->space = case_space_from_spec(op->spec_path, op->plan.op);
+    try {
+      check_plan_ranks(op->space, op->plan);
+    } catch (const std::exception& e) {
+      throw InputError(e.what());
+    }
     for (const auto& package : suite.packages)
       if (package->find_op(op->plan.op) != nullptr) {
         op->package = package.get();
@@ -122,18 +187,30 @@ Suite load_suite(const Selection& selection) {
     op->context.plan = &op->plan;
     op->context.space = &op->space;
     op->context.reference = opsuite::find_reference(op->plan.op);
-    if (op->context.reference == nullptr)
-      throw InputError(plan_file.string() + ": no fp64 reference for op '" + op->plan.op + "'");
+    op->context.package_reference = op->package->reference();
+    op->context.reference_backend = selection.reference_backend;
+    op->golden_dirs = selection.golden_dirs;
+    if (selection.spec_file && std::filesystem::is_directory(op->spec_path.parent_path() / "golden"))
+      op->golden_dirs.push_back(std::filesystem::absolute(op->spec_path.parent_path() / "golden"));
+    op->has_generated_oracle = op->context.reference != nullptr || op->context.package_reference != nullptr ||
+                               !selection.reference_backend.empty();
+    if (!op->has_generated_oracle && op->golden_dirs.empty())
+      throw InputError(op->spec_path.string() + ": op '" + op->plan.op +
+                       "': no oracle says what is right. Give one or more of: golden vectors (--golden DIR, or a "
+                       "golden/ folder beside the spec; scripts/golden/make_golden.py writes them from NumPy), a "
+                       "reference in the package (oprig_reference_v1 in oprig_package.h), or another backend of the "
+                       "package (--reference-backend cpu). harness/README.md shows each.");
     try {
       op->context.tolerances = parse_tolerance_table(op->plan.tolerance, op->space);
     } catch (const std::exception& e) {
-      throw InputError(plan_file.string() + ": /tolerance: " + e.what());
+      throw InputError(where + ": /tolerance: " + e.what());
     }
     // Absolute paths: the repro line works from any directory.
     std::string prefix = "oprig run --spec " + quote_if_needed(std::filesystem::absolute(op->spec_path).string());
     for (const auto& p : selection.packages)
       prefix += " --package " + quote_if_needed(std::filesystem::absolute(p).string());
     for (const auto& g : selection.golden_dirs) prefix += " --golden " + quote_if_needed(g.string());
+    if (!selection.reference_backend.empty()) prefix += " --reference-backend " + selection.reference_backend;
     op->context.repro_prefix = prefix;
     suite.ops.push_back(std::move(op));
   }

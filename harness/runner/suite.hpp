@@ -32,6 +32,7 @@ struct Selection {
   std::string case_id;                             // empty: all
   std::vector<std::filesystem::path> golden_dirs;  // golden cases to run besides the generated ones
   bool golden_only = false;                        // ... instead of them
+  std::string reference_backend;                   // judge the other backends against the package's kernel here
 };
 
 struct LoadedOp {
@@ -40,6 +41,8 @@ struct LoadedOp {
   OpCaseSpace space;
   OpContext context;  // points into this object: LoadedOp is pinned (unique_ptr)
   Package* package = nullptr;
+  std::vector<std::filesystem::path> golden_dirs;  // --golden, plus golden/ beside a --spec file
+  bool has_generated_oracle = false;  // a reference or --reference-backend judges generated cases
 };
 
 struct Suite {
@@ -57,8 +60,10 @@ graph::PackageLibrary load_model_packages(const models::LoadedModelSuite& suite,
 // Throws InputError naming the file and what is wrong.
 Suite load_suite(const Selection& selection);
 
-// The bundled locations, from the build (compile definitions), overridable by
-// OPRIG_OPSUITE_DIR / OPRIG_PACKAGE for an installed layout.
+// The bundled locations: OPRIG_OPSUITE_DIR / OPRIG_PACKAGE when set, else an
+// installed layout beside the binary (../share/oprig, ../lib/oprig), else the
+// source and build trees (compile definitions).
+std::filesystem::path installed_path(const std::filesystem::path& relative);  // empty when absent
 std::filesystem::path default_suite_dir();
 std::filesystem::path default_package_path();
 

@@ -34,6 +34,7 @@ struct Worker {
   int protocol_fd = -1;
   std::string buffer;
   std::string current;  // id of the case between START and RESULT
+  std::string phase;    // what the worker said it runs now (PHASE line), for crash messages
   Clock::time_point last_progress;  // spawn, or the last START/RESULT line
   std::map<std::string, bool> done;
   std::filesystem::path log;
@@ -145,11 +146,15 @@ std::vector<reports::CaseResult> run_groups(const Selection& selection, const st
         w.buffer.erase(0, nl + 1);
         if (line.rfind("START ", 0) == 0) {
           w.current = line.substr(6);
+          w.phase.clear();
           w.last_progress = Clock::now();
+        } else if (line.rfind("PHASE ", 0) == 0) {
+          w.phase = line.substr(6);
         } else if (line.rfind("RESULT ", 0) == 0) {
           reports::CaseResult r = nlohmann::json::parse(line.substr(7)).get<reports::CaseResult>();
           w.done[r.id] = true;
           w.current.clear();
+          w.phase.clear();
           w.last_progress = Clock::now();
           // The parent's record is the source of truth for the repro line: it
           // knows every flag of this invocation (the worker does not).
@@ -183,12 +188,14 @@ std::vector<reports::CaseResult> run_groups(const Selection& selection, const st
           if (w.killed_for_timeout) {
             record(lost_case(cases[k], Verdict::kTimeout,
                              "no result after " + seconds_text(options.case_timeout_s) +
+                                 (w.phase.empty() ? "" : " (stuck in " + w.phase + ")") +
                                  "; worker killed (log: " + w.log.string() + ")"));
           } else {
             const std::string how = WIFSIGNALED(status) ? signal_text(WTERMSIG(status))
                                                         : "exit code " + std::to_string(WEXITSTATUS(status));
             record(lost_case(cases[k], Verdict::kCrash,
-                             "worker died with " + how + " (log: " + w.log.string() + ")"));
+                             (w.phase.empty() ? std::string("worker died") : "crashed in " + w.phase + ": worker died") +
+                                 " with " + how + " (log: " + w.log.string() + ")"));
           }
           resume_at = k + 1;
           break;

@@ -65,8 +65,26 @@ int run_worker(const Selection& selection, const std::string& op_name, const std
   const oprig_backend_kind kind = backend_kind_from_name(backend_name);
   if (pop == nullptr || (pop->backend_mask & OPRIG_BACKEND_BIT(kind)) == 0)
     be.no_implementation_reason = op.package->name() + " registers no " + backend_name + " kernel for " + op.plan.op;
-  else
+  else {
+    be.implementation_claimed = true;
     be.implementation = op.package->implementation(kind, &be.no_implementation_reason);
+  }
+
+  std::unique_ptr<Backend> reference_backend;
+  if (!selection.reference_backend.empty() && selection.reference_backend != backend_name) {
+    reference_backend = create_backend(selection.reference_backend, &be.reference_unavailable);
+    be.reference_backend = reference_backend.get();
+    const oprig_backend_kind ref_kind = backend_kind_from_name(selection.reference_backend);
+    if (reference_backend == nullptr) {
+      be.reference_unavailable = selection.reference_backend + " unavailable: " + be.reference_unavailable;
+    } else if (pop == nullptr || (pop->backend_mask & OPRIG_BACKEND_BIT(ref_kind)) == 0) {
+      be.reference_unavailable = op.package->name() + " registers no " + selection.reference_backend + " kernel for " + op.plan.op;
+    } else {
+      be.reference_implementation = op.package->implementation(ref_kind, &be.reference_unavailable);
+    }
+  }
+  // Every step is announced, so a crash or hang is charged to the right party.
+  be.phase = [](const char* what) { emit(std::string("PHASE ") + what + "\n"); };
 
   for (const Case& c : op_cases(op, selection, {backend_name})) {
     if (!wanted.count(c.id)) continue;

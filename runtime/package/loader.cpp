@@ -73,6 +73,16 @@ std::unique_ptr<Package> Package::load(const std::filesystem::path& path) {
   if (reg->num_ops > 0 && reg->ops == nullptr)
     throw PackageError(where + ": registration declares " + std::to_string(reg->num_ops) +
                        " ops but no op table");
+  if (const oprig_reference_v1* ref = reg->reference) {
+    if (ref->struct_size < sizeof(oprig_reference_v1))
+      throw PackageError(where + ": reference struct is " + std::to_string(ref->struct_size) +
+                         " bytes, expected at least " + std::to_string(sizeof(oprig_reference_v1)));
+    if (ref->shapes == nullptr || ref->compute == nullptr)
+      throw PackageError(where + ": the package's reference lacks shapes() or compute()");
+    if (ref->precision != OPRIG_REFERENCE_FLOAT_64 && ref->precision != OPRIG_REFERENCE_NATIVE)
+      throw PackageError(where + ": the package's reference has precision " + std::to_string(ref->precision) +
+                         " (known: 1 FLOAT_64, 2 NATIVE)");
+  }
   package->registration_ = reg;
   package->name_ = reg->name;
   package->version_ = reg->version ? reg->version : "";

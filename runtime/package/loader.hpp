@@ -45,6 +45,8 @@ class Package {
   const std::vector<PackageOp>& ops() const { return ops_; }
   const PackageOp* find_op(std::string_view name) const;
   const oprig_package_v1& registration() const { return *registration_; }
+  // The package's own host reference, or nullptr (checked at load).
+  const oprig_reference_v1* reference() const { return registration_->reference; }
 
   // The implementation of `kind`, loading its library on first use. Returns
   // nullptr and sets *why when the package has no implementation for it or the

@@ -95,16 +95,17 @@ TEST_F(BadInput, PackageWithAParamTheSpecLacks) {
   EXPECT_THAT(err, HasSubstr("'scale'"));
 }
 
-// Not bad input: the package is fine until its cpu library is needed, and
-// then its cases are UNIMPLEMENTED with the loader's reason, not a crash.
-TEST_F(OprigCliTest, MissingImplementationLibraryMakesCasesUnimplemented) {
+// A package that claims a cpu kernel whose library is missing is broken: its
+// cases are INVALID_SPEC with the loader's reason, and the run fails.
+TEST_F(OprigCliTest, MissingImplementationLibraryIsADefectOfThePackage) {
   const OprigRun run = oprig(
       {"run", "--spec", kAtanSpec.string(), "--package", OPRIG_TEST_PACKAGE_MISSING_IMPL, "--backend", "cpu"}, "out");
-  EXPECT_EQ(run.process.exit_code, 0) << run.process.err;
+  EXPECT_EQ(run.process.exit_code, 1) << run.process.err;
   ASSERT_TRUE(run.results.is_object()) << run.process.err;
   EXPECT_EQ(run.cases().size(), count_cpu_cases_from_plan().cpu_cases);
   for (const nlohmann::json& c : run.cases()) {
-    EXPECT_EQ(c.at("verdict"), "UNIMPLEMENTED") << c.at("id");
+    EXPECT_EQ(c.at("verdict"), "INVALID_SPEC") << c.at("id");
+    EXPECT_THAT(c.at("message").get<std::string>(), HasSubstr("claims a cpu kernel"));
     EXPECT_THAT(c.at("message").get<std::string>(), HasSubstr("liboprig_test_package_does_not_exist.so"));
   }
 }

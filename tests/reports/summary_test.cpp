@@ -64,7 +64,9 @@ TEST(SummaryTable, BackendsFollowTheEnvironmentOrderThenAppearance) {
 
 TEST(ExitCode, FailingVerdictsFailTheRun) {
   EXPECT_EQ(exit_code_for(make_sample_results()), 1);
-  EXPECT_EQ(exit_code_for(RunResults{}), 0);
+  EXPECT_EQ(exit_code_for(RunResults{}), 3) << "a run with no case tested nothing";
+  EXPECT_EQ(exit_code_for(with_verdicts({Verdict::kSkipped, Verdict::kUnimplemented})), 3)
+      << "nothing judged: not a pass";
   EXPECT_EQ(exit_code_for(with_verdicts({Verdict::kPassed, Verdict::kSkipped, Verdict::kUnimplemented,
                                          Verdict::kQualityWarning, Verdict::kMistrusted})),
             0);

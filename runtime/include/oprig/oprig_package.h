@@ -247,6 +247,43 @@ typedef struct oprig_op_registration_v1 {
   void* reserved[4];
 } oprig_op_registration_v1;
 
+/* A host-side reference the package ships for its own ops: the oracle oprig
+ * judges the package's kernels against when oprig has no reference of its own
+ * (an op oprig has never seen). It runs in a worker process like any kernel
+ * and is never trusted blindly: a reference that crashes, hangs, leaves an
+ * output element unwritten or disagrees with the spec's shapes is reported as
+ * a defect of the reference, not as a pass.
+ *
+ * Tensors are in host memory. With precision OPRIG_REFERENCE_FLOAT_64 every
+ * tensor arrives and leaves as FLOAT_64 real values (quantised inputs already
+ * dequantised; oprig rounds the outputs to each output's type under its
+ * stated rounding); with OPRIG_REFERENCE_NATIVE they are in the case's own
+ * types and quantisation. `dtype` always names the case's type of the
+ * tensor; `data` points to elements of FLOAT_64 or of that type accordingly.
+ * Parameters are passed exactly as to create(). */
+typedef enum oprig_reference_precision {
+  OPRIG_REFERENCE_FLOAT_64 = 1,
+  OPRIG_REFERENCE_NATIVE = 2
+} oprig_reference_precision;
+
+typedef struct oprig_reference_v1 {
+  uint32_t struct_size;
+  uint32_t precision; /* oprig_reference_precision */
+  /* Writes each output's rank and dims (the host has set dtype and
+   * quantisation). Input data is valid (values may decide shapes).
+   * UNSUPPORTED: the reference has no answer for this op or these params;
+   * INVALID_ARGUMENT: the shapes or params are not a valid node of the op. */
+  oprig_status (*shapes)(const char* op_name, const oprig_param* params, size_t num_params,
+                         const oprig_tensor* inputs, size_t num_inputs, oprig_tensor* outputs,
+                         size_t num_outputs);
+  /* Computes every element of every output into host memory the host
+   * allocated from the dims shapes() wrote. */
+  oprig_status (*compute)(const char* op_name, const oprig_param* params, size_t num_params,
+                          const oprig_tensor* inputs, size_t num_inputs, const oprig_tensor* outputs,
+                          size_t num_outputs);
+  void* reserved[4];
+} oprig_reference_v1;
+
 /* Where each backend's implementation lives. library NULL: the registration
  * library itself; otherwise a file name resolved next to it. */
 typedef struct oprig_implementation_location_v1 {
@@ -276,7 +313,11 @@ typedef struct oprig_package_v1 {
                            size_t num_inputs, const oprig_tensor* outputs,
                            size_t num_outputs, char* message,
                            size_t message_size);
-  void* reserved[8];
+  /* Optional (may be NULL): the package's host reference (see
+   * oprig_reference_v1). Occupies what was reserved[0]; a package built
+   * against an older header has NULL here. */
+  const oprig_reference_v1* reference;
+  void* reserved[7];
 } oprig_package_v1;
 
 /* Exported by the registration library. Returns the registration for the

@@ -73,5 +73,9 @@ constexpr bool verdict_is_failure(Verdict v) {
 inline constexpr int kExitOk = 0;        // everything that ran passed
 inline constexpr int kExitFailure = 1;   // at least one failing verdict (or a regression, for compare)
 inline constexpr int kExitBadInput = 2;  // bad input or usage: nothing was run
+// Nothing was tested: every case SKIPPED or UNIMPLEMENTED (or there was no
+// case), or a backend named with --backend is unavailable here. A green that
+// tested nothing must not look like a pass.
+inline constexpr int kExitNothingTested = 3;
 
 }  // namespace oprig
