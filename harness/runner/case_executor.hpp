@@ -41,6 +41,7 @@ struct OpContext {
   const OpCaseSpace* space = nullptr;
   const opsuite::ReferenceOp* reference = nullptr;  // the fp64 oracle; nullptr when the op has none
   ToleranceTable tolerances;
+  std::map<std::string, ToleranceTable> fill_tolerances;  // by fill name: a fill's own, tried first
   std::string repro_prefix;  // "oprig run --spec opsuite/atan/atan.xml" (+ --package ...)
 };
 
@@ -51,6 +52,11 @@ struct BackendContext {
   const oprig_implementation_v1* implementation = nullptr;  // nullptr: UNIMPLEMENTED
   std::string no_implementation_reason;
 };
+
+// The tolerance for one output of a case: the case's fill's own table first,
+// then the plan's; nullptr when neither has one.
+const compare::Tolerance* find_tolerance(const OpContext& op, const std::string& fill, const std::string& output_name,
+                                         oprig_dtype dtype);
 
 // Never throws for a kernel's misbehaviour: every outcome is a verdict.
 reports::CaseResult execute_case(const Case& c, const OpContext& op, const BackendContext& be);
