@@ -14,6 +14,8 @@
 #include "cases/case.hpp"
 #include "cases/plan.hpp"
 #include "cases/tensor_data.hpp"
+#include "common/reference.hpp"
+#include "runner/abi_params.hpp"
 #include "runner/case_executor.hpp"
 #include "runner/suite.hpp"
 
@@ -219,6 +221,26 @@ TEST(FillTolerance, AFillsOwnTableWinsForItsCasesOnly) {
 
   j["fills"]["exact"]["tolerance"]["FLOAT_32"].erase("reason");
   EXPECT_THROW(parse_plan(j, kAtanDir / "plan.json"), std::runtime_error);
+}
+
+// A 2D tensor parameter written nested reaches the kernel and the reference
+// as its elements in row-major order.
+TEST(TensorParams, NestedArraysArriveRowMajor) {
+  OpCaseSpace space;
+  space.op = "Conv";
+  ParamSlot pads;
+  pads.name = "pad_amount";
+  pads.dtype = OPRIG_DTYPE_INT_32;
+  pads.tensor = true;
+  space.params.push_back(pads);
+  const nlohmann::json params = {{"pad_amount", {{1, 2}, {3, 4}}}};
+  const AbiParams abi(params, space);
+  ASSERT_EQ(abi.size(), 1u);
+  ASSERT_EQ(abi.data()[0].count, 4u);
+  int32_t got[4];
+  std::memcpy(got, abi.data()[0].data, sizeof got);
+  EXPECT_THAT(got, ::testing::ElementsAre(1, 2, 3, 4));
+  EXPECT_EQ(opsuite::RefParams(params).integers("pad_amount"), (std::vector<int64_t>{1, 2, 3, 4}));
 }
 
 }  // namespace
