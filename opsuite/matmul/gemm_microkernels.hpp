@@ -47,6 +47,8 @@ struct MicroTileAvx2 {
     __m256 acc[kMR][2];
 #pragma GCC unroll 6
     for (size_t i = 0; i < kMR; ++i) acc[i][0] = acc[i][1] = _mm256_setzero_ps();
+    // C's tile is read back only after the k loop: fetch it now, behind the arithmetic.
+    for (size_t i = 0; i < mr; ++i) _mm_prefetch(reinterpret_cast<const char*>(c + i * ldc), _MM_HINT_T0);
 #pragma GCC unroll 2
     for (size_t k = 0; k < kc; ++k, a += kMR, b += kNR) {
       const __m256 b0 = _mm256_load_ps(b), b1 = _mm256_load_ps(b + 8);
@@ -90,6 +92,11 @@ struct MicroTileAvx512 {
     __m512 acc[kMR][2];
 #pragma GCC unroll 12
     for (size_t i = 0; i < kMR; ++i) acc[i][0] = acc[i][1] = _mm512_setzero_ps();
+    // C's tile is read back only after the k loop: fetch it now, behind the arithmetic.
+    for (size_t i = 0; i < mr; ++i) {
+      _mm_prefetch(reinterpret_cast<const char*>(c + i * ldc), _MM_HINT_T0);
+      _mm_prefetch(reinterpret_cast<const char*>(c + i * ldc + 16), _MM_HINT_T0);
+    }
 #pragma GCC unroll 2
     for (size_t k = 0; k < kc; ++k, a += kMR, b += kNR) {
       const __m512 b0 = _mm512_load_ps(b), b1 = _mm512_load_ps(b + 16);
