@@ -135,13 +135,16 @@ std::vector<float> oracle(const Case& c, const std::vector<float>& x, const std:
 }
 
 // Small integers, every ISA and thread count: exact against the oracle over
-// pixel and channel tails, multipliers 1, 2, 3 and 7, strides, dilations and
-// asymmetric pads, with and without bias.
+// pixel and channel tails, the sliding 3-wide path, multipliers 1, 2, 3 and
+// 7, strides, dilations and asymmetric pads, with and without bias.
 TEST(DepthwiseConv2DCpu, ExactOnSmallIntegersForEveryPathAndThreadCount) {
   std::vector<Case> cases;
   Case tails{{2, 9, 13, 37}, {3, 3, 1, 37}, {}, true};
   tails.window.top = tails.window.bottom = tails.window.left = tails.window.right = 1;
   cases.push_back(tails);
+  Case sliding{{1, 5, 40, 20}, {3, 3, 1, 20}, {}, true};  // interior tiles take the sliding 3-wide path
+  sliding.window.top = sliding.window.bottom = sliding.window.left = sliding.window.right = 1;
+  cases.push_back(sliding);
   Case wide{{1, 4, 17, 70}, {2, 2, 1, 140}, {}, true};  // multiplier 2 over several vectors
   wide.window.bottom = wide.window.left = 1;
   cases.push_back(wide);

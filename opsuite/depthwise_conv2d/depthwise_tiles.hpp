@@ -8,7 +8,11 @@
 // tap lies inside the image takes the path without checks; the tiles at the
 // left and right edges (and the last, partial one) check each pixel and skip
 // the taps that fall in the padding, as the reference does. Kernel rows that
-// fall in the padding are skipped whole.
+// fall in the padding are skipped whole. The commonest case, a 3-wide kernel
+// at stride 1 and multiplier 1, slides along the row instead: each input pixel
+// is loaded once and multiplied into the (up to) three outputs that use it,
+// PX + 2 loads per kernel row instead of 3 PX; input pixels in the padding
+// are skipped, so it serves the edge tiles too.
 // With a channel multiplier M > 1, output channel o reads input channel o / M:
 // a vector of output channels loads the input channels it needs once and
 // spreads them over its lanes with one permute (indices precomputed per block
@@ -42,6 +46,12 @@ struct TileSpot {
   int64_t n, oy, ox0;
   size_t px;
 };
+
+// A 3-wide kernel at stride 1 and dilation 1 on the input channels as they
+// are (multiplier 1): the sliding path applies.
+inline bool slides_3_wide(const DepthwiseShape& s) {
+  return s.kw == 3 && s.stride_w == 1 && s.dilation_w == 1 && s.multiplier == 1;
+}
 
 // Whether every tap of a full tile of `pixels` lies inside the image.
 inline bool tile_inside(const DepthwiseShape& s, const TileSpot& t, size_t pixels) {
@@ -101,12 +111,62 @@ struct DepthwiseTileAvx512 {
   __attribute__((target("avx512f,avx512vl,avx2,fma"))) static void run(const DepthwiseShape& s,
                                                                        const ChannelBlocks& blocks, const TileSpot& t,
                                                                        float* out) {
+    if (slides_3_wide(s)) return slide3(s, t, out);
     const bool inside = tile_inside(s, t, kPixels);
     if (s.multiplier == 1) return inside ? tile<false, true>(s, blocks, t, out) : tile<false, false>(s, blocks, t, out);
     return inside ? tile<true, true>(s, blocks, t, out) : tile<true, false>(s, blocks, t, out);
   }
 
  private:
+  // Input pixel j of a kernel row (j = p + kx) feeds output p = j - kx with
+  // weight kx; walking j upwards, every output still gets kx = 0, 1, 2 in
+  // that order, as in tile(), so both paths give the same bits.
+  __attribute__((target("avx512f,avx512vl,avx2,fma"))) static void slide3(const DepthwiseShape& s, const TileSpot& t,
+                                                                          float* out) {
+    for (int64_t o = 0; o < s.c_out; o += 2 * kLanes) {
+      const __mmask16 m0 = mask_of(s.c_out - o), m1 = mask_of(s.c_out - o - static_cast<int64_t>(kLanes));
+      __m512 acc[kPixels][2];
+      const __m512 b0 = _mm512_maskz_loadu_ps(m0, s.bias + o), b1 = _mm512_maskz_loadu_ps(m1, s.bias + o + kLanes);
+#pragma GCC unroll 8
+      for (size_t p = 0; p < kPixels; ++p) {
+        acc[p][0] = b0;
+        acc[p][1] = b1;
+      }
+      for (int64_t ky = 0; ky < s.kh; ++ky) {
+        const int64_t iy = t.oy * s.stride_h - s.pad_top + ky * s.dilation_h;
+        if (iy < 0 || iy >= s.height) continue;  // a kernel row in the padding adds nothing
+        const float* w = s.weights + ky * 3 * s.c_out + o;
+        __m512 w0[3], w1[3];
+#pragma GCC unroll 3
+        for (int kx = 0; kx < 3; ++kx) {
+          w0[kx] = _mm512_maskz_loadu_ps(m0, w + kx * s.c_out);
+          w1[kx] = _mm512_maskz_loadu_ps(m1, w + kx * s.c_out + kLanes);
+        }
+        const float* row = s.in + (t.n * s.height + iy) * s.width * s.channels + o;
+        const int64_t ix0 = t.ox0 - s.pad_left;
+#pragma GCC unroll 10
+        for (size_t j = 0; j < kPixels + 2; ++j) {
+          const int64_t ix = ix0 + static_cast<int64_t>(j);
+          if (ix < 0 || ix >= s.width) continue;  // padding, or past the row: adds nothing
+          const float* pixel = row + ix * s.channels;
+          const __m512 x0 = _mm512_maskz_loadu_ps(m0, pixel), x1 = _mm512_maskz_loadu_ps(m1, pixel + kLanes);
+#pragma GCC unroll 3
+          for (size_t kx = 0; kx < 3; ++kx) {
+            if (j < kx || j - kx >= kPixels) continue;
+            acc[j - kx][0] = _mm512_fmadd_ps(x0, w0[kx], acc[j - kx][0]);
+            acc[j - kx][1] = _mm512_fmadd_ps(x1, w1[kx], acc[j - kx][1]);
+          }
+        }
+      }
+#pragma GCC unroll 8
+      for (size_t p = 0; p < kPixels; ++p) {
+        if (p >= t.px) break;
+        _mm512_mask_storeu_ps(out + p * s.c_out + o, m0, acc[p][0]);
+        _mm512_mask_storeu_ps(out + p * s.c_out + o + kLanes, m1, acc[p][1]);
+      }
+    }
+  }
+
   static __attribute__((target("avx512f,avx512vl,avx2,fma"))) __mmask16 mask_of(int64_t n) {
     return n >= static_cast<int64_t>(kLanes) ? __mmask16(0xFFFF) : n <= 0 ? __mmask16(0) : __mmask16((1u << n) - 1);
   }
@@ -174,12 +234,62 @@ struct DepthwiseTileAvx2 {
   static constexpr size_t kPixels = 6, kLanes = 8;
   __attribute__((target("avx2,fma"))) static void run(const DepthwiseShape& s, const ChannelBlocks& blocks,
                                                       const TileSpot& t, float* out) {
+    if (slides_3_wide(s)) return slide3(s, t, out);
     const bool inside = tile_inside(s, t, kPixels);
     if (s.multiplier == 1) return inside ? tile<false, true>(s, blocks, t, out) : tile<false, false>(s, blocks, t, out);
     return inside ? tile<true, true>(s, blocks, t, out) : tile<true, false>(s, blocks, t, out);
   }
 
  private:
+  template <int kHalf>
+  __attribute__((target("avx2,fma"), always_inline)) static inline void slide3_half(const DepthwiseShape& s,
+                                                                                   const float* w, const float* row,
+                                                                                   int64_t ix0, __m256i m,
+                                                                                   __m256 (&acc)[6][2]) {
+    const __m256 w0 = _mm256_maskload_ps(w + kHalf * kLanes, m);
+    const __m256 w1 = _mm256_maskload_ps(w + s.c_out + kHalf * kLanes, m);
+    const __m256 w2 = _mm256_maskload_ps(w + 2 * s.c_out + kHalf * kLanes, m);
+#pragma GCC unroll 8
+    for (size_t j = 0; j < kPixels + 2; ++j) {
+      const int64_t ix = ix0 + static_cast<int64_t>(j);
+      if (ix < 0 || ix >= s.width) continue;  // padding, or past the row: adds nothing
+      const __m256 x = _mm256_maskload_ps(row + ix * s.channels + kHalf * kLanes, m);
+      if (j < kPixels) acc[j][kHalf] = _mm256_fmadd_ps(x, w0, acc[j][kHalf]);
+      if (j >= 1 && j - 1 < kPixels) acc[j - 1][kHalf] = _mm256_fmadd_ps(x, w1, acc[j - 1][kHalf]);
+      if (j >= 2) acc[j - 2][kHalf] = _mm256_fmadd_ps(x, w2, acc[j - 2][kHalf]);
+    }
+  }
+
+  // As DepthwiseTileAvx512::slide3.
+  __attribute__((target("avx2,fma"))) static void slide3(const DepthwiseShape& s, const TileSpot& t, float* out) {
+    for (int64_t o = 0; o < s.c_out; o += 2 * kLanes) {
+      const bool second = s.c_out - o > static_cast<int64_t>(kLanes);
+      const __m256i m0 = mask_of(s.c_out - o), m1 = mask_of(s.c_out - o - static_cast<int64_t>(kLanes));
+      __m256 acc[kPixels][2];
+      const __m256 b0 = _mm256_maskload_ps(s.bias + o, m0), b1 = _mm256_maskload_ps(s.bias + o + kLanes, m1);
+#pragma GCC unroll 6
+      for (size_t p = 0; p < kPixels; ++p) {
+        acc[p][0] = b0;
+        acc[p][1] = b1;
+      }
+      for (int64_t ky = 0; ky < s.kh; ++ky) {
+        const int64_t iy = t.oy * s.stride_h - s.pad_top + ky * s.dilation_h;
+        if (iy < 0 || iy >= s.height) continue;  // a kernel row in the padding adds nothing
+        const float* w = s.weights + ky * 3 * s.c_out + o;
+        const float* row = s.in + (t.n * s.height + iy) * s.width * s.channels + o;
+        // One half (8 channels) at a time: 12 accumulators + 3 weights + 1 input = 16 ymm.
+        slide3_half<0>(s, w, row, t.ox0 - s.pad_left, m0, acc);
+        if (second) slide3_half<1>(s, w, row, t.ox0 - s.pad_left, m1, acc);
+      }
+#pragma GCC unroll 6
+      for (size_t p = 0; p < kPixels; ++p) {
+        if (p >= t.px) break;
+        _mm256_maskstore_ps(out + p * s.c_out + o, m0, acc[p][0]);
+        _mm256_maskstore_ps(out + p * s.c_out + o + kLanes, m1, acc[p][1]);
+      }
+    }
+  }
+
   // Lanes [0, n) of a mask vector set.
   static __attribute__((target("avx2,fma"))) __m256i mask_of(int64_t n) {
     return _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(std::clamp<int64_t>(n, 0, kLanes))),
