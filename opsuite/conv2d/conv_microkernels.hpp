@@ -96,6 +96,11 @@ struct ConvTileAvx512 {
                                                                        size_t ldo, size_t mr, size_t nr) {
     __m512 acc[kMR][2];
     const __m512 bias0 = _mm512_loadu_ps(bias), bias1 = _mm512_loadu_ps(bias + 16);
+    // The output tile is written after the whole window sum: ask for its lines now.
+    for (size_t i = 0; i < mr; ++i) {
+      __builtin_prefetch(out + i * ldo, 1, 3);
+      __builtin_prefetch(out + i * ldo + 16, 1, 3);
+    }
 #pragma GCC unroll 12
     for (size_t i = 0; i < kMR; ++i) {
       acc[i][0] = bias0;
