@@ -41,6 +41,15 @@ T get(const json& j, const std::string& where) {
   }
 }
 
+// A tolerance table (data type or output name -> tolerance) where every entry says why.
+void check_tolerance_reasons(const json& table, const std::string& where) {
+  if (!table.is_object()) fail(where, "expected an object: data type or output name -> tolerance");
+  for (const auto& [key, tol] : table.items())
+    if (!tol.is_object() || !tol.contains("reason") || !tol.at("reason").is_string() ||
+        tol.at("reason").get<std::string>().empty())
+      fail(where + "/" + key, "every tolerance needs a \"reason\"");
+}
+
 std::vector<int64_t> parse_dims(const json& j, const std::string& where) {
   const auto dims = get<std::vector<int64_t>>(j, where);
   for (int64_t d : dims)
@@ -130,16 +139,22 @@ Fill parse_fill(const std::string& name, const json& j, const std::string& where
       rest.erase("inputs");
       rest.erase("shapes");
       rest.erase("types");
+      rest.erase("tolerance");
       fill.all = parse_fill_spec(rest, where);
     }
   } else {
     json rest = j;
     rest.erase("shapes");
     rest.erase("types");
+    rest.erase("tolerance");
     fill.all = parse_fill_spec(rest, where);
   }
   if (j.contains("shapes")) fill.shapes = parse_shapes(j.at("shapes"), where + "/shapes");
   if (j.contains("types")) fill.types = get<std::vector<std::string>>(j.at("types"), where + "/types");
+  if (j.contains("tolerance")) {
+    fill.tolerance = j.at("tolerance");
+    check_tolerance_reasons(fill.tolerance, where + "/tolerance");
+  }
   return fill;
 }
 
@@ -267,11 +282,7 @@ TestPlan parse_plan(const json& j, const std::filesystem::path& path) {
         plan.output_quantization = parse_quant(q.at("outputs"), file + ": /quantization/outputs");
     }
     plan.tolerance = j.at("tolerance");
-    if (!plan.tolerance.is_object()) fail(file + ": /tolerance", "expected an object: data type or output name -> tolerance");
-    for (const auto& [key, tol] : plan.tolerance.items())
-      if (!tol.is_object() || !tol.contains("reason") || !tol.at("reason").is_string() ||
-          tol.at("reason").get<std::string>().empty())
-        fail(file + ": /tolerance/" + key, "every tolerance needs a \"reason\"");
+    check_tolerance_reasons(plan.tolerance, file + ": /tolerance");
     if (j.contains("golden")) {
       const json& g = j.at("golden");
       only_keys(g, file + ": /golden", {"max_elements", "shapes_per_variant", "cases", "about"});

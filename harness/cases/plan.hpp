@@ -46,6 +46,10 @@ struct Fill {
   std::map<std::string, FillSpec> by_input;   // by the spec's input name
   std::vector<ShapeEntry> shapes;             // non-empty: only these shapes for this fill
   std::vector<std::string> types;             // non-empty: only cases whose primary type is one of these
+  // Non-null: tolerances (data type or output name -> tolerance, as the
+  // plan's) for the cases of this fill, before the plan's: a fill of exact
+  // small integers can demand exact sums where a uniform fill cannot.
+  nlohmann::json tolerance;
   const FillSpec& for_input(const std::string& input_name) const;
 };
 

@@ -213,7 +213,7 @@ GoldenReport check_reference(const Suite& suite, const std::filesystem::path& ro
             break;
           }
           const CaseTensor& t = c.outputs[k];
-          const compare::Tolerance* tol = op->context.tolerances.find(t.name, t.type.dtype);
+          const compare::Tolerance* tol = find_tolerance(op->context, c.fill, t.name, t.type.dtype);
           if (tol == nullptr) {
             problem = "no tolerance for " + std::string(dtype_name(t.type.dtype));
             break;

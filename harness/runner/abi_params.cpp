@@ -23,6 +23,16 @@ double element_value(const nlohmann::json& v, const ParamSlot& slot) {
   bad(slot.name, std::string("a ") + v.type_name() + " does not fit " + std::string(dtype_name(slot.dtype)));
 }
 
+// A tensor parameter written nested ([[1, 1], [2, 2]] for a 2D pad_amount)
+// reaches the kernel as its elements in row-major order, as the ABI says.
+void flatten(const nlohmann::json& v, std::vector<nlohmann::json>& out) {
+  if (!v.is_array()) {
+    out.push_back(v);
+    return;
+  }
+  for (const nlohmann::json& e : v) flatten(e, out);
+}
+
 }  // namespace
 
 AbiParams::AbiParams(const nlohmann::json& params, const OpCaseSpace& space) {
@@ -43,8 +53,7 @@ AbiParams::AbiParams(const nlohmann::json& params, const OpCaseSpace& space) {
       const size_t size = dtype_size(slot->dtype);
       if (size == 0) bad(name, "its spec type cannot be passed");
       std::vector<nlohmann::json> elements;
-      if (value.is_array()) elements.assign(value.begin(), value.end());
-      else elements.push_back(value);
+      flatten(value, elements);
       bytes.resize(std::max<size_t>(1, elements.size()) * size);
       for (size_t i = 0; i < elements.size(); ++i) {
         const double v = element_value(elements[i], *slot);

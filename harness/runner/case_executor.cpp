@@ -130,6 +130,13 @@ ToleranceTable parse_tolerance_table(const nlohmann::json& table, const OpCaseSp
   return out;
 }
 
+const compare::Tolerance* find_tolerance(const OpContext& op, const std::string& fill, const std::string& output_name,
+                                         oprig_dtype dtype) {
+  if (const auto it = op.fill_tolerances.find(fill); it != op.fill_tolerances.end())
+    if (const compare::Tolerance* t = it->second.find(output_name, dtype)) return t;
+  return op.tolerances.find(output_name, dtype);
+}
+
 reports::CaseResult case_record(const Case& c, const OpContext* op) {
   reports::CaseResult r;
   r.id = c.id;
@@ -185,7 +192,7 @@ reports::CaseResult execute_case(const Case& c, const OpContext& op, const Backe
                   start);
   std::vector<const compare::Tolerance*> tolerances;
   for (const CaseTensor& t : c.outputs) {
-    tolerances.push_back(op.tolerances.find(t.name, t.type.dtype));
+    tolerances.push_back(find_tolerance(op, c.fill, t.name, t.type.dtype));
     // A golden case may bring a type the plan has no figure for: the published default.
     if (tolerances.back() == nullptr && !c.golden_dir.empty()) tolerances.back() = default_tolerance_of(t.type.dtype);
     if (tolerances.back() == nullptr)

@@ -45,6 +45,7 @@ struct OpContext {
   const oprig_reference_v1* package_reference = nullptr;       // the package's own; nullptr when it has none
   std::string reference_backend;                               // --reference-backend: judge other backends against it
   ToleranceTable tolerances;
+  std::map<std::string, ToleranceTable> fill_tolerances;  // by fill name: a fill's own, tried first
   std::string repro_prefix;  // "oprig run --spec opsuite/atan/atan.xml" (+ --package ...)
 };
 
@@ -63,6 +64,11 @@ struct BackendContext {
   // so a crash or hang is charged to the right party. May be empty.
   std::function<void(const char*)> phase;
 };
+
+// The tolerance for one output of a case: the case's fill's own table first,
+// then the plan's; nullptr when neither has one.
+const compare::Tolerance* find_tolerance(const OpContext& op, const std::string& fill, const std::string& output_name,
+                                         oprig_dtype dtype);
 
 // Never throws for a kernel's misbehaviour: every outcome is a verdict.
 reports::CaseResult execute_case(const Case& c, const OpContext& op, const BackendContext& be);

@@ -205,6 +205,15 @@ Suite load_suite(const Selection& selection) {
     } catch (const std::exception& e) {
       throw InputError(where + ": /tolerance: " + e.what());
     }
+    for (const std::vector<Fill>* fills : {&op->plan.fills, &op->plan.quantized_fills})
+      for (const Fill& fill : *fills) {
+        if (fill.tolerance.is_null()) continue;
+        try {
+          op->context.fill_tolerances[fill.name] = parse_tolerance_table(fill.tolerance, op->space);
+        } catch (const std::exception& e) {
+          throw InputError(where + ": fill " + fill.name + ": /tolerance: " + e.what());
+        }
+      }
     // Absolute paths: the repro line works from any directory.
     std::string prefix = "oprig run --spec " + quote_if_needed(std::filesystem::absolute(op->spec_path).string());
     for (const auto& p : selection.packages)

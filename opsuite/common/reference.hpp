@@ -59,7 +59,9 @@ class RefParams {
   bool boolean_or(std::string_view name, bool fallback) const;
   std::string text(std::string_view name) const;
   std::string text_or(std::string_view name, std::string fallback) const;
-  std::vector<double> numbers(std::string_view name) const;  // a scalar gives one element
+  // A scalar gives one element; nested arrays (a 2D tensor parameter) their
+  // elements in row-major order.
+  std::vector<double> numbers(std::string_view name) const;
   std::vector<int64_t> integers(std::string_view name) const;
   std::vector<int64_t> integers_or(std::string_view name, std::vector<int64_t> fallback) const;
 

@@ -84,7 +84,12 @@ std::vector<double> RefParams::numbers(std::string_view name) const {
     out.push_back(as_number(*v, name));
     return out;
   }
-  for (const nlohmann::json& e : *v) out.push_back(as_number(e, name));
+  // Nested arrays (a 2D tensor parameter) in row-major order, as the kernel receives them.
+  const auto walk = [&](const auto& self, const nlohmann::json& e) -> void {
+    if (!e.is_array()) return out.push_back(as_number(e, name));
+    for (const nlohmann::json& inner : e) self(self, inner);
+  };
+  walk(walk, *v);
   return out;
 }
 

@@ -13,6 +13,9 @@ OPSUITE_DIR: the opsuite/ beside this script's scripts/ folder) defines
     def compute(inputs, params, outputs):  # fp64 real inputs (None: left out), params as
                                            # passed, the manifest's output entries (of_dtype: the kernel's type)
         return [values...]                 # fp64 real values, or ("codes", array) for exact codes
+An op whose inputs have a layout declares a fourth parameter, `layouts` (one
+string per input: "NHWC", "NCHW", or "" when the manifest names none), and
+gets them.
 and the check is:
   * float cases: the stored fp64 reference must lie within 2 ulp of fp64 of
     NumPy's fp64 result (room for libm differences); NaN must meet NaN and an
@@ -28,6 +31,7 @@ Ops that NumPy has no equivalent for are reported as skipped
 Exit status: 0 when nothing failed, 1 when a case failed, 2 on bad usage.
 """
 import importlib.util
+import inspect
 import json
 import pathlib
 import sys
@@ -143,8 +147,11 @@ def crosscheck_case(case_dir, manifest, ops):
     inputs = [None if t.get("present", True) is False else real_input(load_tensor(case_dir, t), t)
               for t in manifest.get("inputs", [])]
     params = plain_params(manifest.get("params", {}))
+    extra = {}
+    if "layouts" in inspect.signature(function).parameters:
+        extra["layouts"] = [t.get("layout", "") for t in manifest.get("inputs", [])]
     with np.errstate(all="ignore"):
-        raw = function(inputs, params, manifest.get("outputs", []))
+        raw = function(inputs, params, manifest.get("outputs", []), **extra)
     results = []
     for r in raw:
         if isinstance(r, tuple) and r[0] == "codes":

@@ -18,10 +18,12 @@ OPSUITE/<op>/onnx_import.py:
         # Returns {"params": {...}, "inputs": [...], "outputs": [...]} where a
         # tensor is an array, None (left out), or {"array", "scale",
         # "zero_point", "layout"} (quantised, or laid out as "NCHW"/"NHWC": the
-        # case runs where the spec's layout agrees); or a string: why this test cannot
-        # map onto the op (it is listed, never silently dropped).
+        # case runs where the spec's layout agrees); or a list of such dicts, each
+        # with a "name" (the same test imported several ways, e.g. as NCHW and as
+        # NHWC); or a string: why this test cannot map onto the op (it is listed,
+        # never silently dropped).
 
-Each imported case becomes OUT/onnx/<op>/onnx_<test>[_<set>]/ with
+Each imported case becomes OUT/onnx/<op>/onnx_<test>[_<set>][_<name>]/ with
 manifest.json and .npy files. A summary per op (tests found, imported, and the
 ones that cannot map with why) is printed and written to OUT/summary.json.
 Needs python3-onnx and python3-numpy (Debian).
@@ -142,8 +144,10 @@ def main(argv):
                     reason = mapped
                     break
                 suffix = f"_{data_set.name[len('test_data_set_'):]}" if len(data_sets) > 1 else ""
-                write_case(args.out / "onnx" / op.lower() / f"onnx_{test_dir.name[5:]}{suffix}", op, test_dir.name, mapped)
-                written += 1
+                for variant in mapped if isinstance(mapped, list) else [mapped]:
+                    name = f"onnx_{test_dir.name[5:]}{suffix}" + (f"_{variant['name']}" if variant.get("name") else "")
+                    write_case(args.out / "onnx" / op.lower() / name, op, test_dir.name, variant)
+                    written += 1
             if reason is not None:
                 entry["unmapped"][test_dir.name] = reason
             elif written:

@@ -14,6 +14,9 @@
 #include "cases/case.hpp"
 #include "cases/plan.hpp"
 #include "cases/tensor_data.hpp"
+#include "common/reference.hpp"
+#include "runner/abi_params.hpp"
+#include "runner/case_executor.hpp"
 #include "runner/suite.hpp"
 
 namespace oprig::harness {
@@ -189,6 +192,55 @@ TEST(QuantizeReference, RoundsHalfAwayFromZeroAndClamps) {
   // Signed codes clamp to [-128, 127]: 2.5 -> 3; -2.5 -> -3; 1e9 -> 127; -1e9 -> -128.
   EXPECT_EQ(quantize_reference({2.5, -2.5, 1e9, -1e9}, OPRIG_DTYPE_INT_8, {1.0, 0}),
             (std::vector<double>{3, -3, 127, -128}));
+}
+
+// A fill's own tolerance comes first for the cases of that fill; other fills
+// (and golden folders) get the plan's; an entry without a reason is refused.
+TEST(FillTolerance, AFillsOwnTableWinsForItsCasesOnly) {
+  nlohmann::json j = nlohmann::json::parse(R"({
+    "op": "Atan", "spec": "atan.xml", "shapes": [[4]],
+    "fills": {"uniform": {"kind": "uniform", "low": -1, "high": 1},
+              "exact": {"kind": "small_int", "low": -3, "high": 3,
+                        "tolerance": {"FLOAT_32": {"ulp": 0, "reason": "small integers: exact"}}}},
+    "tolerance": {"FLOAT_32": {"ulp": 3, "reason": "the plan's bound"}}})");
+  const TestPlan plan = parse_plan(j, kAtanDir / "plan.json");
+  const OpCaseSpace space = case_space_from_spec(kAtanDir / "atan.xml", "Atan");
+  OpContext op;
+  op.tolerances = parse_tolerance_table(plan.tolerance, space);
+  for (const Fill& f : plan.fills)
+    if (!f.tolerance.is_null()) op.fill_tolerances[f.name] = parse_tolerance_table(f.tolerance, space);
+  ASSERT_EQ(op.fill_tolerances.size(), 1u);
+  const compare::Tolerance* exact = find_tolerance(op, "exact", "out", OPRIG_DTYPE_FLOAT_32);
+  const compare::Tolerance* uniform = find_tolerance(op, "uniform", "out", OPRIG_DTYPE_FLOAT_32);
+  ASSERT_NE(exact, nullptr);
+  ASSERT_NE(uniform, nullptr);
+  EXPECT_EQ(exact->strict.ulp, 0);
+  EXPECT_EQ(uniform->strict.ulp, 3);
+  EXPECT_EQ(find_tolerance(op, "golden", "out", OPRIG_DTYPE_FLOAT_32), uniform);
+  EXPECT_EQ(find_tolerance(op, "exact", "out", OPRIG_DTYPE_FLOAT_16), nullptr);  // neither table has fp16
+
+  j["fills"]["exact"]["tolerance"]["FLOAT_32"].erase("reason");
+  EXPECT_THROW(parse_plan(j, kAtanDir / "plan.json"), std::runtime_error);
+}
+
+// A 2D tensor parameter written nested reaches the kernel and the reference
+// as its elements in row-major order.
+TEST(TensorParams, NestedArraysArriveRowMajor) {
+  OpCaseSpace space;
+  space.op = "Conv";
+  ParamSlot pads;
+  pads.name = "pad_amount";
+  pads.dtype = OPRIG_DTYPE_INT_32;
+  pads.tensor = true;
+  space.params.push_back(pads);
+  const nlohmann::json params = {{"pad_amount", {{1, 2}, {3, 4}}}};
+  const AbiParams abi(params, space);
+  ASSERT_EQ(abi.size(), 1u);
+  ASSERT_EQ(abi.data()[0].count, 4u);
+  int32_t got[4];
+  std::memcpy(got, abi.data()[0].data, sizeof got);
+  EXPECT_THAT(got, ::testing::ElementsAre(1, 2, 3, 4));
+  EXPECT_EQ(opsuite::RefParams(params).integers("pad_amount"), (std::vector<int64_t>{1, 2, 3, 4}));
 }
 
 }  // namespace

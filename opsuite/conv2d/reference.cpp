@@ -1,0 +1,131 @@
+// fp64 reference of Conv2D: for every output element, the sum over the kernel
+// window and the group's input channels, in double, straight from the
+// formula of the spec. The activations are read and written through their
+// layout (RefTensor::layout of the input: "NHWC", or "NCHW"); the weights are
+// [kernel_height, kernel_width, channel_in / group, channel_out] on every
+// backend. Products of fp32 values are exact in double; their sum is kept
+// with Neumaier's compensated summation, so it is within about one ulp of
+// double of the exact sum even where the terms cancel (the golden cross-check
+// holds it to 2 ulp of NumPy's exactly rounded math.fsum).
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "common/reference.hpp"
+
+namespace oprig::opsuite {
+namespace {
+
+// Neumaier's variant of Kahan summation: the rounding error of every
+// addition is collected and added back at the end.
+class CompensatedSum {
+ public:
+  void add(double x) {
+    const double t = sum_ + x;
+    // Once the sum is infinite or NaN it stays so; there is no error to keep.
+    if (std::isfinite(t)) error_ += std::fabs(sum_) >= std::fabs(x) ? (sum_ - t) + x : (x - t) + sum_;
+    sum_ = t;
+  }
+  double value() const { return std::isfinite(sum_) ? sum_ + error_ : sum_; }
+
+ private:
+  double sum_ = 0, error_ = 0;
+};
+
+struct Layout4 {
+  bool nchw;
+  int64_t batch, channels, height, width;
+  size_t index(int64_t n, int64_t c, int64_t y, int64_t x) const {
+    const int64_t i = nchw ? ((n * channels + c) * height + y) * width + x : ((n * height + y) * width + x) * channels + c;
+    return static_cast<size_t>(i);
+  }
+};
+
+Layout4 activations(const RefTensor& t) {
+  if (t.shape.size() != 4) throw std::invalid_argument("Conv2D: the input must be 4-D");
+  const auto& s = t.shape;
+  if (t.layout == "NCHW") return {true, s[0], s[1], s[2], s[3]};
+  if (t.layout.empty() || t.layout == "NHWC") return {false, s[0], s[3], s[1], s[2]};
+  throw std::invalid_argument("Conv2D: layout '" + t.layout + "' (NHWC or NCHW)");
+}
+
+// Padding before and after along one axis, and the output size, per the spec.
+struct Axis {
+  int64_t before, after, out;
+};
+
+Axis plan_axis(const std::string& mode, int64_t size, int64_t kernel, int64_t stride, int64_t dilation,
+               int64_t pad_before, int64_t pad_after) {
+  const int64_t span = (kernel - 1) * dilation + 1;
+  if (mode == "SAME_UPPER" || mode == "SAME_LOWER") {
+    const int64_t out = (size + stride - 1) / stride;
+    const int64_t total = std::max<int64_t>(0, (out - 1) * stride + span - size);
+    const int64_t small = total / 2, large = total - small;
+    return mode == "SAME_UPPER" ? Axis{small, large, out} : Axis{large, small, out};
+  }
+  if (mode == "VALID") pad_before = pad_after = 0;
+  else if (mode != "EXPLICIT") throw std::invalid_argument("Conv2D: padding '" + mode + "'");
+  const int64_t padded = size + pad_before + pad_after;
+  if (padded < span) throw std::invalid_argument("Conv2D: the kernel window is larger than the padded input");
+  return {pad_before, pad_after, (padded - span) / stride + 1};
+}
+
+void compute(const std::vector<RefTensor>& inputs, const RefParams& params, std::vector<RefTensor>& outputs) {
+  const RefTensor& in = inputs.at(0);
+  const RefTensor& weights = inputs.at(1);
+  const bool has_bias = inputs.size() > 2 && inputs[2].present;
+  const Layout4 x = activations(in);
+  if (weights.shape.size() != 4) throw std::invalid_argument("Conv2D: weights must be 4-D");
+  const int64_t kh = weights.shape[0], kw = weights.shape[1], group_in = weights.shape[2], c_out = weights.shape[3];
+  const int64_t group = params.integer_or("group", 1);
+  if (group < 1 || x.channels != group_in * group || c_out % group != 0)
+    throw std::invalid_argument("Conv2D: channel_in must be group * weights[2] and group must divide channel_out");
+  if (has_bias && (inputs[2].shape.size() != 1 || inputs[2].shape[0] != c_out))
+    throw std::invalid_argument("Conv2D: bias must be [channel_out]");
+  const std::vector<int64_t> stride = params.integers_or("stride", {1, 1});
+  const std::vector<int64_t> dilation = params.integers_or("dilation", {1, 1});
+  const std::vector<int64_t> pads = params.integers_or("pad_amount", {0, 0, 0, 0});  // [[top, bottom], [left, right]]
+  if (stride.size() != 2 || dilation.size() != 2 || pads.size() != 4)
+    throw std::invalid_argument("Conv2D: stride and dilation take 2 values, pad_amount 2 x 2");
+  if (stride[0] < 1 || stride[1] < 1 || dilation[0] < 1 || dilation[1] < 1)
+    throw std::invalid_argument("Conv2D: stride and dilation must be at least 1");
+  const std::string mode = params.text_or("padding", "EXPLICIT");
+  const Axis rows = plan_axis(mode, x.height, kh, stride[0], dilation[0], pads[0], pads[1]);
+  const Axis cols = plan_axis(mode, x.width, kw, stride[1], dilation[1], pads[2], pads[3]);
+
+  RefTensor& out = outputs.at(0);
+  const Layout4 y{x.nchw, x.batch, c_out, rows.out, cols.out};
+  out.shape = x.nchw ? std::vector<int64_t>{y.batch, y.channels, y.height, y.width}
+                     : std::vector<int64_t>{y.batch, y.height, y.width, y.channels};
+  out.values.assign(element_count(out.shape), 0.0);
+  const int64_t group_out = c_out / group;
+  for (int64_t n = 0; n < y.batch; ++n)
+    for (int64_t oy = 0; oy < y.height; ++oy)
+      for (int64_t ox = 0; ox < y.width; ++ox)
+        for (int64_t co = 0; co < c_out; ++co) {
+          const int64_t g = co / group_out;
+          CompensatedSum sum;
+          if (has_bias) sum.add(inputs[2].values[static_cast<size_t>(co)]);
+          for (int64_t ky = 0; ky < kh; ++ky) {
+            const int64_t iy = oy * stride[0] - rows.before + ky * dilation[0];
+            if (iy < 0 || iy >= x.height) continue;  // padding: zero
+            for (int64_t kx = 0; kx < kw; ++kx) {
+              const int64_t ix = ox * stride[1] - cols.before + kx * dilation[1];
+              if (ix < 0 || ix >= x.width) continue;
+              for (int64_t ci = 0; ci < group_in; ++ci) {
+                const double w = weights.values[static_cast<size_t>(((ky * kw + kx) * group_in + ci) * c_out + co)];
+                sum.add(in.values[x.index(n, g * group_in + ci, iy, ix)] * w);
+              }
+            }
+          }
+          out.values[y.index(n, co, oy, ox)] = sum.value();
+        }
+}
+
+}  // namespace
+
+extern const ReferenceOp oprig_reference_Conv2D;
+const ReferenceOp oprig_reference_Conv2D = {"Conv2D", compute, 0.0};
+
+}  // namespace oprig::opsuite

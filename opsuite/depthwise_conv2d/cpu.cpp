@@ -1,0 +1,297 @@
+// DepthwiseConv2D on the cpu backend: NHWC activations, weights
+// [kernel_height, kernel_width, 1, channels * multiplier], optional bias,
+// FLOAT_32 and FLOAT_16. Output rows are cut into tiles of PX pixels, and
+// each tile (depthwise_tiles.hpp) runs along all output channels in vectors,
+// reading the input, weights and bias where they are stored (no packing: all
+// three are channel-contiguous). FLOAT_16 is widened to fp32 once, convolved
+// in fp32 and rounded once.
+//
+// Threads: the output rows (batch x height) are cut into one contiguous share
+// per thread; every output element sums in the same order whatever the share,
+// so thread counts agree bit for bit.
+#include <immintrin.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <new>
+#include <vector>
+
+#include "common/kernel.hpp"
+#include "core/half.hpp"
+#include "depthwise_conv2d/depthwise_tiles.hpp"
+
+namespace oprig::opsuite {
+
+extern const KernelOps oprig_depthwise_conv2d__cpu;
+
+namespace {
+
+struct FreeDeleter {
+  void operator()(float* p) const { std::free(p); }
+};
+using AlignedFloats = std::unique_ptr<float[], FreeDeleter>;
+
+AlignedFloats aligned_floats(size_t count) {
+  const size_t bytes = (std::max<size_t>(count, 16) * sizeof(float) + 63) / 64 * 64;
+  return AlignedFloats(static_cast<float*>(std::aligned_alloc(64, bytes)));
+}
+
+struct DepthwiseCpuKernel : KernelBase {
+  const oprig_backend_context* ctx = nullptr;
+  int64_t stride[2] = {1, 1}, dilation[2] = {1, 1}, pads[4] = {0, 0, 0, 0};  // pads: top, bottom, left, right
+  // From prepare().
+  oprig_dtype dtype = OPRIG_DTYPE_FLOAT_32;
+  oprig_cpu_isa isa = OPRIG_CPU_ISA_SCALAR;
+  int64_t batch = 0, height = 0, width = 0, channels = 0, kh = 0, kw = 0, c_out = 0;
+  int64_t out_h = 0, out_w = 0;
+  bool has_bias = false;
+  size_t slots = 1;
+  ChannelBlocks blocks;
+  AlignedFloats no_bias;  // c_out zeros
+  AlignedFloats wide_in, wide_w, wide_bias, wide_out;  // FLOAT_16: fp32 copies
+};
+
+// ---- parameters and shapes ----------------------------------------------------------
+
+bool read_params(DepthwiseCpuKernel& k, const oprig_param* params, size_t num_params) {
+  auto list = [&](const char* name, int64_t* dst, size_t n) {
+    const auto v = int_list_param(params, num_params, name);
+    if (!v) return true;  // the spec's default
+    if (v->size() != n) return false;
+    std::copy(v->begin(), v->end(), dst);
+    return true;
+  };
+  if (!list("stride", k.stride, 2) || !list("dilation", k.dilation, 2) || !list("pad_amount", k.pads, 4)) return false;
+  return k.stride[0] >= 1 && k.stride[1] >= 1 && k.dilation[0] >= 1 && k.dilation[1] >= 1 &&
+         std::all_of(k.pads, k.pads + 4, [](int64_t p) { return p >= 0; });
+}
+
+template <class F>
+auto with_tile(oprig_cpu_isa isa, F&& f) {
+#if defined(__x86_64__)
+  if (isa == OPRIG_CPU_ISA_AVX512) return f(DepthwiseTileAvx512{});
+  if (isa == OPRIG_CPU_ISA_AVX2) return f(DepthwiseTileAvx2{});
+#endif
+  return f(DepthwiseTileScalar{});
+}
+
+// Below this much arithmetic a thread hand-off costs more than it saves.
+constexpr double kMinFlopsPerThread = 1e6;
+
+// ---- execution ----------------------------------------------------------------------
+
+struct Run {
+  const DepthwiseCpuKernel* k;
+  DepthwiseShape shape;
+  float* out;
+};
+
+template <class Tile>
+void run_rows(const Run& r, size_t slot) {
+  const DepthwiseCpuKernel& k = *r.k;
+  constexpr size_t PX = Tile::kPixels;
+  const size_t total_rows = static_cast<size_t>(k.batch * k.out_h);
+  const size_t first = total_rows * slot / k.slots, last = total_rows * (slot + 1) / k.slots;
+  for (size_t row = first; row < last; ++row) {
+    float* out_row = r.out + row * static_cast<size_t>(k.out_w * k.c_out);
+    const int64_t n = static_cast<int64_t>(row / static_cast<size_t>(k.out_h));
+    const int64_t oy = static_cast<int64_t>(row % static_cast<size_t>(k.out_h));
+    for (int64_t ox0 = 0; ox0 < k.out_w; ox0 += static_cast<int64_t>(PX)) {
+      const TileSpot spot{n, oy, ox0, std::min<size_t>(PX, static_cast<size_t>(k.out_w - ox0))};
+      Tile::run(r.shape, k.blocks, spot, out_row + ox0 * k.c_out);
+    }
+  }
+}
+
+void run_slots(void* arg, size_t begin, size_t end) {
+  const Run& r = *static_cast<const Run*>(arg);
+  for (size_t slot = begin; slot < end; ++slot) {
+#if defined(__x86_64__)
+    if (r.k->isa == OPRIG_CPU_ISA_AVX512) {
+      run_rows<DepthwiseTileAvx512>(r, slot);
+      continue;
+    }
+    if (r.k->isa == OPRIG_CPU_ISA_AVX2) {
+      run_rows<DepthwiseTileAvx2>(r, slot);
+      continue;
+    }
+#endif
+    run_rows<DepthwiseTileScalar>(r, slot);
+  }
+}
+
+// FLOAT_16 conversions of whole tensors.
+#if defined(__x86_64__)
+__attribute__((target("avx2,f16c"))) void widen_f16c(const uint16_t* s, float* d, size_t n) {
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8)
+    _mm256_storeu_ps(d + i, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i))));
+  for (; i < n; ++i) d[i] = half_to_float(s[i]);
+}
+__attribute__((target("avx2,f16c"))) void narrow_f16c(const float* s, uint16_t* d, size_t n) {
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8)
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + i), _mm256_cvtps_ph(_mm256_loadu_ps(s + i), _MM_FROUND_TO_NEAREST_INT));
+  for (; i < n; ++i) d[i] = float_to_half(s[i]);
+}
+#endif
+
+void widen(const void* src, float* dst, size_t n, bool f16c) {
+  const auto* s = static_cast<const uint16_t*>(src);
+#if defined(__x86_64__)
+  if (f16c) return widen_f16c(s, dst, n);
+#endif
+  for (size_t i = 0; i < n; ++i) dst[i] = half_to_float(s[i]);
+}
+
+void narrow(const float* src, void* dst, size_t n, bool f16c) {
+  auto* d = static_cast<uint16_t*>(dst);
+#if defined(__x86_64__)
+  if (f16c) return narrow_f16c(src, d, n);
+#endif
+  for (size_t i = 0; i < n; ++i) d[i] = float_to_half(src[i]);
+}
+
+// ---- the ABI ------------------------------------------------------------------------
+
+oprig_status create(const oprig_backend_context* ctx, const oprig_param* params, size_t num_params,
+                    oprig_kernel** out_kernel) {
+  *out_kernel = nullptr;
+  auto* kernel = new (std::nothrow) DepthwiseCpuKernel();
+  if (kernel == nullptr) return OPRIG_STATUS_OUT_OF_MEMORY;
+  kernel->ops = &oprig_depthwise_conv2d__cpu;
+  kernel->ctx = ctx;
+  if (!read_params(*kernel, params, num_params)) {
+    delete kernel;
+    return OPRIG_STATUS_INVALID_ARGUMENT;
+  }
+  *out_kernel = to_handle(kernel);
+  return OPRIG_STATUS_OK;
+}
+
+oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t num_inputs, oprig_tensor* outputs,
+                     size_t num_outputs) {
+  if (num_inputs < 2 || num_inputs > 3 || num_outputs != 1) return OPRIG_STATUS_INVALID_ARGUMENT;
+  auto& k = *from_handle<DepthwiseCpuKernel>(handle);
+  const oprig_tensor& in = inputs[0];
+  const oprig_tensor& w = inputs[1];
+  k.has_bias = num_inputs == 3 && inputs[2].dtype != OPRIG_DTYPE_INVALID;
+  const uint32_t dtype = in.dtype;
+  if (dtype != OPRIG_DTYPE_FLOAT_32 && dtype != OPRIG_DTYPE_FLOAT_16) return OPRIG_STATUS_UNSUPPORTED;
+  if (w.dtype != dtype || outputs[0].dtype != dtype || (k.has_bias && inputs[2].dtype != dtype))
+    return OPRIG_STATUS_INVALID_ARGUMENT;
+  if (in.scale != 0 || w.scale != 0 || outputs[0].scale != 0) return OPRIG_STATUS_UNSUPPORTED;
+  if (in.rank != 4 || w.rank != 4) return OPRIG_STATUS_INVALID_ARGUMENT;
+  k.batch = in.dims[0];
+  k.height = in.dims[1];
+  k.width = in.dims[2];
+  k.channels = in.dims[3];
+  k.kh = w.dims[0];
+  k.kw = w.dims[1];
+  k.c_out = w.dims[3];
+  if (k.kh < 1 || k.kw < 1 || w.dims[2] != 1 || k.channels < 1 || k.c_out % k.channels != 0)
+    return OPRIG_STATUS_INVALID_ARGUMENT;
+  if (k.has_bias && (inputs[2].rank != 1 || inputs[2].dims[0] != k.c_out)) return OPRIG_STATUS_INVALID_ARGUMENT;
+  const int64_t span_h = (k.kh - 1) * k.dilation[0] + 1, span_w = (k.kw - 1) * k.dilation[1] + 1;
+  const int64_t padded_h = k.height + k.pads[0] + k.pads[1], padded_w = k.width + k.pads[2] + k.pads[3];
+  if (padded_h < span_h || padded_w < span_w) return OPRIG_STATUS_INVALID_ARGUMENT;
+  k.out_h = (padded_h - span_h) / k.stride[0] + 1;
+  k.out_w = (padded_w - span_w) / k.stride[1] + 1;
+  outputs[0].rank = 4;
+  outputs[0].dims[0] = k.batch;
+  outputs[0].dims[1] = k.out_h;
+  outputs[0].dims[2] = k.out_w;
+  outputs[0].dims[3] = k.c_out;
+
+  k.dtype = static_cast<oprig_dtype>(dtype);
+  k.isa = static_cast<oprig_cpu_isa>(k.ctx->cpu_isa);
+  const size_t lanes = with_tile(k.isa, [](auto t) { return decltype(t)::kLanes; });
+  const size_t multiplier = static_cast<size_t>(k.c_out / k.channels);
+  k.blocks.plan(static_cast<size_t>(k.c_out), static_cast<size_t>(k.channels), multiplier, lanes);
+  const size_t out_count = static_cast<size_t>(k.batch * k.out_h * k.out_w * k.c_out);
+  const double flops = 2.0 * static_cast<double>(out_count) * static_cast<double>(k.kh * k.kw);
+  const size_t total_rows = static_cast<size_t>(k.batch * k.out_h);
+  k.slots = std::clamp<size_t>(static_cast<size_t>(flops / kMinFlopsPerThread), 1,
+                               std::min<size_t>(std::max<uint32_t>(1, k.ctx->cpu_threads), std::max<size_t>(1, total_rows)));
+  k.no_bias = aligned_floats(static_cast<size_t>(k.c_out));
+  if (!k.no_bias) return OPRIG_STATUS_OUT_OF_MEMORY;
+  std::fill_n(k.no_bias.get(), k.c_out, 0.0f);
+  k.wide_in.reset();
+  k.wide_w.reset();
+  k.wide_bias.reset();
+  k.wide_out.reset();
+  if (k.dtype == OPRIG_DTYPE_FLOAT_16) {
+    k.wide_in = aligned_floats(element_count(in));
+    k.wide_w = aligned_floats(element_count(w));
+    k.wide_bias = aligned_floats(static_cast<size_t>(k.c_out));
+    k.wide_out = aligned_floats(out_count);
+    if (!k.wide_in || !k.wide_w || !k.wide_bias || !k.wide_out) return OPRIG_STATUS_OUT_OF_MEMORY;
+  }
+  return OPRIG_STATUS_OK;
+}
+
+oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t num_inputs, const oprig_tensor* outputs,
+                     size_t num_outputs, oprig_execute_info*) {
+  if (num_inputs < 2 || num_outputs != 1) return OPRIG_STATUS_INVALID_ARGUMENT;
+  auto& k = *from_handle<DepthwiseCpuKernel>(handle);
+  const size_t out_count = static_cast<size_t>(k.batch * k.out_h * k.out_w * k.c_out);
+  if (out_count == 0) return OPRIG_STATUS_OK;
+  const float* in = static_cast<const float*>(inputs[0].data);
+  const float* w = static_cast<const float*>(inputs[1].data);
+  const float* bias = k.has_bias ? static_cast<const float*>(inputs[2].data) : k.no_bias.get();
+  float* out = static_cast<float*>(outputs[0].data);
+  const bool f16c = k.isa != OPRIG_CPU_ISA_SCALAR;
+  if (k.dtype == OPRIG_DTYPE_FLOAT_16) {
+    widen(inputs[0].data, k.wide_in.get(), element_count(inputs[0]), f16c);
+    widen(inputs[1].data, k.wide_w.get(), element_count(inputs[1]), f16c);
+    if (k.has_bias) {
+      widen(inputs[2].data, k.wide_bias.get(), static_cast<size_t>(k.c_out), f16c);
+      bias = k.wide_bias.get();
+    }
+    in = k.wide_in.get();
+    w = k.wide_w.get();
+    out = k.wide_out.get();
+  }
+  DepthwiseShape shape;
+  shape.in = in;
+  shape.weights = w;
+  shape.bias = bias;
+  shape.height = k.height;
+  shape.width = k.width;
+  shape.channels = k.channels;
+  shape.c_out = k.c_out;
+  shape.multiplier = k.c_out / k.channels;
+  shape.kh = k.kh;
+  shape.kw = k.kw;
+  shape.stride_h = k.stride[0];
+  shape.stride_w = k.stride[1];
+  shape.dilation_h = k.dilation[0];
+  shape.dilation_w = k.dilation[1];
+  shape.pad_top = k.pads[0];
+  shape.pad_left = k.pads[2];
+  Run run{&k, shape, out};
+  k.ctx->cpu_parallel_for(k.ctx->cpu_pool, k.slots, 1, run_slots, &run);
+  if (k.dtype == OPRIG_DTYPE_FLOAT_16) narrow(k.wide_out.get(), outputs[0].data, out_count, f16c);
+  return OPRIG_STATUS_OK;
+}
+
+void destroy(oprig_kernel* handle) { delete from_handle<DepthwiseCpuKernel>(handle); }
+
+oprig_status cost(const oprig_kernel* handle, oprig_cost* out) {
+  const auto& k = *from_handle<const DepthwiseCpuKernel>(handle);
+  const uint64_t width = k.dtype == OPRIG_DTYPE_FLOAT_16 ? 2 : 4;
+  const uint64_t outputs = static_cast<uint64_t>(k.batch * k.out_h * k.out_w * k.c_out);
+  out->flops = 2 * outputs * static_cast<uint64_t>(k.kh * k.kw);
+  out->bytes_read = width * static_cast<uint64_t>(k.batch * k.height * k.width * k.channels + k.kh * k.kw * k.c_out +
+                                                  (k.has_bias ? k.c_out : 0));
+  out->bytes_written = width * outputs;
+  return OPRIG_STATUS_OK;
+}
+
+}  // namespace
+
+const KernelOps oprig_depthwise_conv2d__cpu = {"DepthwiseConv2D", create, prepare, execute, destroy, cost};
+
+}  // namespace oprig::opsuite

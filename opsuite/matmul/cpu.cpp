@@ -1,0 +1,354 @@
+// MatMul on the cpu backend: FLOAT_32 and FLOAT_16, optional transposes,
+// batch dimensions broadcast as NumPy does. Every matrix product goes through
+// one blocked, packed fp32 GEMM (gemm_blocked.hpp) whose micro-kernel is
+// chosen by the backend's cpu_isa (gemm_microkernels.hpp): AVX-512, AVX2 or
+// the baseline. A transposed operand is read through strides while packing,
+// so transposes cost no extra pass. FLOAT_16 tensors are widened to fp32
+// once, multiplied in fp32 and the result rounded once to fp16.
+//
+// Threads: prepare() cuts the output into one list of blocks (whole matrices
+// when there are enough batches, else row or column bands of each matrix)
+// and gives each of the backend's threads a contiguous share; each thread
+// packs into its own slice of the kernel's workspace. A block's elements sum
+// their products in the same order however the output is cut, so every
+// thread count gives the same bits.
+#include <immintrin.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <new>
+#include <vector>
+
+#include "common/kernel.hpp"
+#include "core/half.hpp"
+#include "matmul/gemm_blocked.hpp"
+#include "matmul/gemm_microkernels.hpp"
+
+namespace oprig::opsuite {
+
+extern const KernelOps oprig_matmul__cpu;
+
+namespace {
+
+struct FreeDeleter {
+  void operator()(float* p) const { std::free(p); }
+};
+using AlignedFloats = std::unique_ptr<float[], FreeDeleter>;
+
+AlignedFloats aligned_floats(size_t count) {
+  const size_t bytes = (std::max<size_t>(count, 16) * sizeof(float) + 63) / 64 * 64;
+  return AlignedFloats(static_cast<float*>(std::aligned_alloc(64, bytes)));
+}
+
+// One block of one output matrix: rows [row0, row0 + rows) x columns [col0, col0 + cols).
+struct Block {
+  size_t batch, row0, rows, col0, cols;
+};
+
+struct MatMulCpuKernel : KernelBase {
+  const oprig_backend_context* ctx = nullptr;
+  bool transpose_a = false, transpose_b = false;
+  // From prepare().
+  oprig_dtype dtype = OPRIG_DTYPE_FLOAT_32;
+  oprig_cpu_isa isa = OPRIG_CPU_ISA_SCALAR;
+  size_t m = 0, n = 0, k = 0, batches = 0;
+  size_t a_count = 0, b_count = 0;            // elements of in0, in1
+  std::vector<size_t> a_offset, b_offset;     // per output batch: the matrix's first element
+  std::vector<Block> blocks;
+  size_t slots = 1;                           // threads that share the blocks
+  size_t pack_a_floats = 0, pack_b_floats = 0;  // per slot
+  AlignedFloats workspace;                    // slots x (packed A + packed B)
+  AlignedFloats wide_a, wide_b, wide_c;       // FLOAT_16: fp32 copies
+};
+
+// ---- shapes ---------------------------------------------------------------------
+
+bool plan_shapes(MatMulCpuKernel& k, const oprig_tensor& in0, const oprig_tensor& in1, oprig_tensor& out) {
+  if (in0.rank < 2 || in1.rank < 2 || in0.rank > OPRIG_MAX_RANK || in1.rank > OPRIG_MAX_RANK) return false;
+  const int64_t a_rows = in0.dims[in0.rank - 2], a_cols = in0.dims[in0.rank - 1];
+  const int64_t b_rows = in1.dims[in1.rank - 2], b_cols = in1.dims[in1.rank - 1];
+  const int64_t m = k.transpose_a ? a_cols : a_rows, depth = k.transpose_a ? a_rows : a_cols;
+  const int64_t depth_b = k.transpose_b ? b_cols : b_rows, n = k.transpose_b ? b_rows : b_cols;
+  if (depth != depth_b) return false;
+  k.m = static_cast<size_t>(m);
+  k.n = static_cast<size_t>(n);
+  k.k = static_cast<size_t>(depth);
+
+  // Batch dimensions, right-aligned; a missing one counts as 1.
+  const uint32_t rank = std::max(in0.rank, in1.rank);
+  const uint32_t batch_rank = rank - 2;
+  int64_t a_batch[OPRIG_MAX_RANK], b_batch[OPRIG_MAX_RANK], batch[OPRIG_MAX_RANK];
+  for (uint32_t d = 0; d < batch_rank; ++d) {
+    const int64_t ad = d + in0.rank >= rank ? in0.dims[d + in0.rank - rank] : 1;
+    const int64_t bd = d + in1.rank >= rank ? in1.dims[d + in1.rank - rank] : 1;
+    if (ad != bd && ad != 1 && bd != 1) return false;
+    a_batch[d] = ad;
+    b_batch[d] = bd;
+    batch[d] = ad == 1 ? bd : ad;
+  }
+  out.rank = rank;
+  std::copy(batch, batch + batch_rank, out.dims);
+  out.dims[rank - 2] = m;
+  out.dims[rank - 1] = n;
+
+  k.batches = 1;
+  for (uint32_t d = 0; d < batch_rank; ++d) k.batches *= static_cast<size_t>(batch[d]);
+  const size_t a_matrix = k.m * k.k, b_matrix = k.k * k.n;
+  k.a_count = a_matrix;
+  k.b_count = b_matrix;
+  for (uint32_t d = 0; d < batch_rank; ++d) {
+    k.a_count *= static_cast<size_t>(a_batch[d]);
+    k.b_count *= static_cast<size_t>(b_batch[d]);
+  }
+  k.a_offset.assign(k.batches, 0);
+  k.b_offset.assign(k.batches, 0);
+  for (size_t i = 0; i < k.batches; ++i) {  // row-major walk of the broadcast batch index
+    size_t rest = i, a_index = 0, b_index = 0, a_scale = 1, b_scale = 1;
+    for (uint32_t d = batch_rank; d-- > 0;) {
+      const size_t coord = rest % static_cast<size_t>(batch[d]);
+      rest /= static_cast<size_t>(batch[d]);
+      if (a_batch[d] != 1) a_index += coord * a_scale;
+      if (b_batch[d] != 1) b_index += coord * b_scale;
+      a_scale *= static_cast<size_t>(a_batch[d]);
+      b_scale *= static_cast<size_t>(b_batch[d]);
+    }
+    k.a_offset[i] = a_index * a_matrix;
+    k.b_offset[i] = b_index * b_matrix;
+  }
+  return true;
+}
+
+// ---- the ISA's tile --------------------------------------------------------------
+
+template <class Tile>
+struct Sizes {
+  static size_t pack_a(size_t rows) { return packed_a_floats<Tile>(rows); }
+  static size_t pack_b(size_t cols) { return packed_b_floats<Tile>(cols); }
+  static size_t mr() { return Tile::kMR; }
+  static size_t nr() { return Tile::kNR; }
+};
+
+template <class F>
+auto with_tile(oprig_cpu_isa isa, F&& f) {
+#if defined(__x86_64__)
+  if (isa == OPRIG_CPU_ISA_AVX512) return f(Sizes<MicroTileAvx512>{});
+  if (isa == OPRIG_CPU_ISA_AVX2) return f(Sizes<MicroTileAvx2>{});
+#endif
+  return f(Sizes<MicroTileScalar>{});
+}
+
+// ---- how the output is cut over threads --------------------------------------------
+
+// Below this much arithmetic a thread hand-off costs more than it saves.
+constexpr double kMinFlopsPerThread = 2e6;
+
+void plan_blocks(MatMulCpuKernel& k) {
+  k.blocks.clear();
+  const size_t threads = std::max<uint32_t>(1, k.ctx->cpu_threads);
+  const double flops = 2.0 * static_cast<double>(k.m) * static_cast<double>(k.n) * static_cast<double>(k.k) *
+                       static_cast<double>(k.batches);
+  k.slots = std::clamp<size_t>(static_cast<size_t>(flops / kMinFlopsPerThread), 1, threads);
+  if (k.m == 0 || k.n == 0 || k.batches == 0) {
+    k.slots = 1;
+    return;
+  }
+  const size_t mr = with_tile(k.isa, [](auto s) { return s.mr(); });
+  const size_t nr = with_tile(k.isa, [](auto s) { return s.nr(); });
+  // Enough whole matrices to share evenly: no cuts.
+  if (k.slots == 1 || k.batches % k.slots == 0 || k.batches >= 4 * k.slots) {
+    for (size_t b = 0; b < k.batches; ++b) k.blocks.push_back({b, 0, k.m, 0, k.n});
+    return;
+  }
+  // Else each matrix in `slots` bands along its longer side, in whole tiles.
+  const bool by_rows = k.m / mr >= k.n / nr;
+  const size_t extent = by_rows ? k.m : k.n, unit = by_rows ? mr : nr;
+  const size_t units = (extent + unit - 1) / unit;
+  for (size_t b = 0; b < k.batches; ++b) {
+    for (size_t s = 0; s < k.slots; ++s) {
+      const size_t begin = std::min(extent, units * s / k.slots * unit);
+      const size_t end = std::min(extent, units * (s + 1) / k.slots * unit);
+      if (begin == end) continue;
+      k.blocks.push_back(by_rows ? Block{b, begin, end - begin, 0, k.n} : Block{b, 0, k.m, begin, end - begin});
+    }
+  }
+}
+
+// ---- execution --------------------------------------------------------------------
+
+struct Run {
+  const MatMulCpuKernel* k;
+  const float* a;
+  const float* b;
+  float* c;
+};
+
+template <class Tile>
+void run_blocks(const Run& r, size_t slot) {
+  const MatMulCpuKernel& k = *r.k;
+  float* packed_a = k.workspace.get() + slot * (k.pack_a_floats + k.pack_b_floats);
+  float* packed_b = packed_a + k.pack_a_floats;
+  const size_t first = k.blocks.size() * slot / k.slots, last = k.blocks.size() * (slot + 1) / k.slots;
+  for (size_t i = first; i < last; ++i) {
+    const Block& blk = k.blocks[i];
+    float* c = r.c + blk.batch * k.m * k.n;
+    if (k.k == 0) {  // an empty sum: zeros
+      for (size_t row = blk.row0; row < blk.row0 + blk.rows; ++row)
+        std::fill_n(c + row * k.n + blk.col0, blk.cols, 0.0f);
+      continue;
+    }
+    const StridedMatrix a{r.a + k.a_offset[blk.batch], k.transpose_a ? 1 : k.k, k.transpose_a ? k.m : 1};
+    const StridedMatrix b{r.b + k.b_offset[blk.batch], k.transpose_b ? 1 : k.n, k.transpose_b ? k.k : 1};
+    gemm_block<Tile>(a, b, k.k, c, k.n, blk.row0, blk.rows, blk.col0, blk.cols, packed_a, packed_b);
+  }
+}
+
+void run_slots(void* arg, size_t begin, size_t end) {
+  const Run& r = *static_cast<const Run*>(arg);
+  for (size_t slot = begin; slot < end; ++slot) {
+#if defined(__x86_64__)
+    if (r.k->isa == OPRIG_CPU_ISA_AVX512) {
+      run_blocks<MicroTileAvx512>(r, slot);
+      continue;
+    }
+    if (r.k->isa == OPRIG_CPU_ISA_AVX2) {
+      run_blocks<MicroTileAvx2>(r, slot);
+      continue;
+    }
+#endif
+    run_blocks<MicroTileScalar>(r, slot);
+  }
+}
+
+// FLOAT_16 conversions of whole tensors, split over the threads.
+struct Convert {
+  const void* src;
+  void* dst;
+  bool f16c;
+};
+
+#if defined(__x86_64__)
+__attribute__((target("avx2,f16c"))) void widen_f16c(const uint16_t* s, float* d, size_t n) {
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8)
+    _mm256_storeu_ps(d + i, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i))));
+  for (; i < n; ++i) d[i] = half_to_float(s[i]);
+}
+__attribute__((target("avx2,f16c"))) void narrow_f16c(const float* s, uint16_t* d, size_t n) {
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8)
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + i), _mm256_cvtps_ph(_mm256_loadu_ps(s + i), _MM_FROUND_TO_NEAREST_INT));
+  for (; i < n; ++i) d[i] = float_to_half(s[i]);
+}
+#endif
+
+void widen_range(void* arg, size_t begin, size_t end) {
+  const Convert& c = *static_cast<const Convert*>(arg);
+  const uint16_t* s = static_cast<const uint16_t*>(c.src) + begin;
+  float* d = static_cast<float*>(c.dst) + begin;
+#if defined(__x86_64__)
+  if (c.f16c) return widen_f16c(s, d, end - begin);
+#endif
+  for (size_t i = 0; i < end - begin; ++i) d[i] = half_to_float(s[i]);
+}
+
+void narrow_range(void* arg, size_t begin, size_t end) {
+  const Convert& c = *static_cast<const Convert*>(arg);
+  const float* s = static_cast<const float*>(c.src) + begin;
+  uint16_t* d = static_cast<uint16_t*>(c.dst) + begin;
+#if defined(__x86_64__)
+  if (c.f16c) return narrow_f16c(s, d, end - begin);
+#endif
+  for (size_t i = 0; i < end - begin; ++i) d[i] = float_to_half(s[i]);
+}
+
+// ---- the ABI ----------------------------------------------------------------------
+
+oprig_status create(const oprig_backend_context* ctx, const oprig_param* params, size_t num_params,
+                    oprig_kernel** out_kernel) {
+  *out_kernel = nullptr;
+  auto* kernel = new (std::nothrow) MatMulCpuKernel();
+  if (kernel == nullptr) return OPRIG_STATUS_OUT_OF_MEMORY;
+  kernel->ops = &oprig_matmul__cpu;
+  kernel->ctx = ctx;
+  kernel->transpose_a = scalar_param(params, num_params, "transpose_a").value_or(0) != 0;
+  kernel->transpose_b = scalar_param(params, num_params, "transpose_b").value_or(0) != 0;
+  *out_kernel = to_handle(kernel);
+  return OPRIG_STATUS_OK;
+}
+
+oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t num_inputs, oprig_tensor* outputs,
+                     size_t num_outputs) {
+  if (num_inputs != 2 || num_outputs != 1) return OPRIG_STATUS_INVALID_ARGUMENT;
+  const uint32_t dtype = inputs[0].dtype;
+  if (dtype != OPRIG_DTYPE_FLOAT_32 && dtype != OPRIG_DTYPE_FLOAT_16) return OPRIG_STATUS_UNSUPPORTED;
+  if (inputs[1].dtype != dtype || outputs[0].dtype != dtype) return OPRIG_STATUS_INVALID_ARGUMENT;
+  if (inputs[0].scale != 0 || inputs[1].scale != 0 || outputs[0].scale != 0) return OPRIG_STATUS_UNSUPPORTED;
+  auto& k = *from_handle<MatMulCpuKernel>(handle);
+  if (!plan_shapes(k, inputs[0], inputs[1], outputs[0])) return OPRIG_STATUS_INVALID_ARGUMENT;
+  k.dtype = static_cast<oprig_dtype>(dtype);
+  k.isa = static_cast<oprig_cpu_isa>(k.ctx->cpu_isa);
+  plan_blocks(k);
+
+  size_t tallest_rows = 0, widest_cols = 0;
+  for (const Block& b : k.blocks) {
+    tallest_rows = std::max(tallest_rows, b.rows);
+    widest_cols = std::max(widest_cols, b.cols);
+  }
+  k.pack_a_floats = with_tile(k.isa, [&](auto s) { return s.pack_a(tallest_rows); });
+  k.pack_b_floats = with_tile(k.isa, [&](auto s) { return s.pack_b(widest_cols); });
+  k.workspace = aligned_floats(k.slots * (k.pack_a_floats + k.pack_b_floats));
+  if (!k.workspace) return OPRIG_STATUS_OUT_OF_MEMORY;
+  k.wide_a.reset();
+  k.wide_b.reset();
+  k.wide_c.reset();
+  if (k.dtype == OPRIG_DTYPE_FLOAT_16) {
+    k.wide_a = aligned_floats(k.a_count);
+    k.wide_b = aligned_floats(k.b_count);
+    k.wide_c = aligned_floats(k.batches * k.m * k.n);
+    if (!k.wide_a || !k.wide_b || !k.wide_c) return OPRIG_STATUS_OUT_OF_MEMORY;
+  }
+  return OPRIG_STATUS_OK;
+}
+
+oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t num_inputs, const oprig_tensor* outputs,
+                     size_t num_outputs, oprig_execute_info*) {
+  if (num_inputs != 2 || num_outputs != 1) return OPRIG_STATUS_INVALID_ARGUMENT;
+  auto& k = *from_handle<MatMulCpuKernel>(handle);
+  if (k.blocks.empty()) return OPRIG_STATUS_OK;  // an empty output
+  const oprig_backend_context& ctx = *k.ctx;
+  constexpr size_t kConvertGrain = size_t{1} << 16;
+  const bool f16c = k.isa != OPRIG_CPU_ISA_SCALAR;
+  Run run{&k, static_cast<const float*>(inputs[0].data), static_cast<const float*>(inputs[1].data),
+          static_cast<float*>(outputs[0].data)};
+  if (k.dtype == OPRIG_DTYPE_FLOAT_16) {
+    Convert wa{inputs[0].data, k.wide_a.get(), f16c}, wb{inputs[1].data, k.wide_b.get(), f16c};
+    ctx.cpu_parallel_for(ctx.cpu_pool, k.a_count, kConvertGrain, widen_range, &wa);
+    ctx.cpu_parallel_for(ctx.cpu_pool, k.b_count, kConvertGrain, widen_range, &wb);
+    run = Run{&k, k.wide_a.get(), k.wide_b.get(), k.wide_c.get()};
+  }
+  ctx.cpu_parallel_for(ctx.cpu_pool, k.slots, 1, run_slots, &run);
+  if (k.dtype == OPRIG_DTYPE_FLOAT_16) {
+    Convert wc{k.wide_c.get(), outputs[0].data, f16c};
+    ctx.cpu_parallel_for(ctx.cpu_pool, k.batches * k.m * k.n, kConvertGrain, narrow_range, &wc);
+  }
+  return OPRIG_STATUS_OK;
+}
+
+void destroy(oprig_kernel* handle) { delete from_handle<MatMulCpuKernel>(handle); }
+
+oprig_status cost(const oprig_kernel* handle, oprig_cost* out) {
+  const auto& k = *from_handle<const MatMulCpuKernel>(handle);
+  const uint64_t width = k.dtype == OPRIG_DTYPE_FLOAT_16 ? 2 : 4;
+  out->flops = 2ull * k.m * k.n * k.k * k.batches;
+  out->bytes_read = width * (k.a_count + k.b_count);
+  out->bytes_written = width * k.batches * k.m * k.n;
+  return OPRIG_STATUS_OK;
+}
+
+}  // namespace
+
+const KernelOps oprig_matmul__cpu = {"MatMul", create, prepare, execute, destroy, cost};
+
+}  // namespace oprig::opsuite
