@@ -74,10 +74,8 @@ OPRIG_LANE void acc_store(Acc a, double* lanes) {
 // 1 / (lane sum), in fp64 and rounded once to fp32.
 OPRIG_LANE V acc_reciprocal(Acc a) {
   const __m512d one = _mm512_set1_pd(1.0);
-  alignas(64) float lanes[16];
-  _mm256_store_ps(lanes, _mm512_maskz_cvtpd_ps(0xFF, _mm512_div_pd(one, a.lo)));
-  _mm256_store_ps(lanes + 8, _mm512_maskz_cvtpd_ps(0xFF, _mm512_div_pd(one, a.hi)));
-  return _mm512_load_ps(lanes);
+  return _mm512_insertf32x8(_mm512_castps256_ps512(_mm512_maskz_cvtpd_ps(0xFF, _mm512_div_pd(one, a.lo))),
+                            _mm512_maskz_cvtpd_ps(0xFF, _mm512_div_pd(one, a.hi)), 1);
 }
 
 #undef OPRIG_LANE
