@@ -1,12 +1,14 @@
 // Activation on the cpu backend: eight functions, FLOAT_32 and FLOAT_16
 // (widened exactly, computed in fp32, rounded once). The functions are written
 // once (activation_math.inl) over a small set of lane operations and compiled
-// three times, each inside its own namespace: AVX-512 (16 lanes), AVX2 + FMA
-// (8 lanes) and scalar, chosen by the backend's cpu_isa. The three do the same
-// IEEE operations in the same order (the scalar path uses std::fma), so they
-// agree bit for bit. Inputs the fast formulas do not cover (NaN, infinities,
-// far negative tails) are recomputed per element in double (rare_value). The
-// work is split over the backend's threads with cpu_parallel_for.
+// three times, each inside its own namespace: AVX-512 (two registers, 32
+// lanes), AVX2 + FMA (two registers, 16 lanes) and scalar, chosen by the
+// backend's cpu_isa (two registers: independent dependency chains side by
+// side, which the core overlaps). The three do the same IEEE operations in
+// the same order (the scalar path uses std::fma), so they agree bit for bit.
+// Inputs the fast formulas do not cover (NaN, infinities, far negative tails)
+// are recomputed per element in double (rare_value). The work is split over
+// the backend's threads with cpu_parallel_for.
 #include <immintrin.h>
 
 #include <algorithm>

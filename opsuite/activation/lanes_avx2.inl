@@ -79,8 +79,6 @@ OPRIG_BOTH2(copysign, copysign1)
 // vminps/vmaxps return the second operand when either is NaN: a NaN x stays.
 OPRIG_LANE V limit_above(V x, V limit) { return {_mm256_min_ps(limit.lo, x.lo), _mm256_min_ps(limit.hi, x.hi)}; }
 OPRIG_LANE V limit_below(V x, V limit) { return {_mm256_max_ps(limit.lo, x.lo), _mm256_max_ps(limit.hi, x.hi)}; }
-OPRIG_LANE __m256 round1(__m256 a) { return _mm256_round_ps(a, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
-OPRIG_BOTH1(round_nearest, round1)
 // p 2^n for an integral n in [-126, 127]: 2^n built in the exponent field,
 // one multiplication (one rounding, as vscalefps).
 OPRIG_LANE __m256 scale1(__m256 p, __m256 n) {

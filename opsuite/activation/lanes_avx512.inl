@@ -84,8 +84,6 @@ OPRIG_LANE __m512 min1(__m512 limit, __m512 x) { return _mm512_maskz_min_ps(kAll
 OPRIG_LANE __m512 max1(__m512 limit, __m512 x) { return _mm512_maskz_max_ps(kAll, limit, x); }
 OPRIG_LANE V limit_above(V x, V limit) { return {min1(limit.lo, x.lo), min1(limit.hi, x.hi)}; }
 OPRIG_LANE V limit_below(V x, V limit) { return {max1(limit.lo, x.lo), max1(limit.hi, x.hi)}; }
-OPRIG_LANE __m512 round1(__m512 a) { return _mm512_maskz_roundscale_ps(kAll, a, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
-OPRIG_BOTH1(round_nearest, round1)
 // p 2^n, rounded once: the same value as p times 2^n built in an exponent
 // field (the other lane sets) whenever n is integral in [-126, 127].
 OPRIG_LANE __m512 scalef1(__m512 p, __m512 n) { return _mm512_maskz_scalef_ps(kAll, p, n); }

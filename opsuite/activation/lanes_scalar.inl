@@ -33,7 +33,6 @@ inline V copysign(V magnitude, V sign) { return std::copysign(magnitude, sign); 
 // limit_above(x, c) and limit_below(x, c) keep a NaN x, as the vector lanes do.
 inline V limit_above(V x, V limit) { return limit < x ? limit : x; }
 inline V limit_below(V x, V limit) { return limit > x ? limit : x; }
-inline V round_nearest(V a) { return std::nearbyint(a); }
 // p 2^n for an integral n in [-126, 127], rounded once (as vscalefps). Other
 // n only reach here in lanes whose result is discarded (NaN inputs); they
 // scale by 1 instead of an undefined cast.
