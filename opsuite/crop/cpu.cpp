@@ -24,73 +24,60 @@ extern const KernelOps oprig_crop__cpu;
 namespace {
 
 // ---- byte copies, one per ISA -------------------------------------------------
-// GCC turns a copy loop into a call to memcpy (loop distribution); the
-// attribute keeps each loop the ISA it is written for.
-#define OPRIG_CROP_NO_MEMCPY __attribute__((optimize("no-tree-loop-distribute-patterns")))
+// One loop written once over the width of a move, instantiated inside a
+// function compiled for each ISA. GCC would turn a plain copy loop into a
+// call to memcpy (loop distribution); the attribute keeps each loop the ISA
+// it is written for.
+#define OPRIG_CROP_COPY_FN __attribute__((optimize("no-tree-loop-distribute-patterns"))) void
 
 // Fewer than 16 bytes, with fixed-size moves the compiler inlines.
-inline void copy_tail(std::byte* d, const std::byte* s, size_t n) {
+__attribute__((always_inline)) inline void copy_tail(std::byte* d, const std::byte* s, size_t n) {
   if (n & 8) { std::memcpy(d, s, 8); d += 8; s += 8; }
   if (n & 4) { std::memcpy(d, s, 4); d += 4; s += 4; }
   if (n & 2) { std::memcpy(d, s, 2); d += 2; s += 2; }
   if (n & 1) *d = *s;
 }
 
-// The x86-64 baseline (SSE2): 16-byte moves.
-OPRIG_CROP_NO_MEMCPY void copy_baseline(std::byte* d, const std::byte* s, size_t n) {
+// kWidth-byte moves, four at a time, then one at a time; returns where they stopped.
+template <size_t kWidth, class Move>
+__attribute__((always_inline)) inline size_t copy_moves(std::byte* d, const std::byte* s, size_t n, Move move) {
   size_t i = 0;
-  for (; i + 64 <= n; i += 64) {
-    const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i));
-    const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i + 16));
-    const __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i + 32));
-    const __m128i e = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i + 48));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + i), a);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + i + 16), b);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + i + 32), c);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + i + 48), e);
+  for (; i + 4 * kWidth <= n; i += 4 * kWidth) {
+    move(d + i, s + i);
+    move(d + i + kWidth, s + i + kWidth);
+    move(d + i + 2 * kWidth, s + i + 2 * kWidth);
+    move(d + i + 3 * kWidth, s + i + 3 * kWidth);
   }
-  for (; i + 16 <= n; i += 16)
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + i), _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i)));
+  for (; i + kWidth <= n; i += kWidth) move(d + i, s + i);
+  return i;
+}
+
+__attribute__((always_inline)) inline void move16(std::byte* d, const std::byte* s) {
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(d), _mm_loadu_si128(reinterpret_cast<const __m128i*>(s)));
+}
+
+// The x86-64 baseline (SSE2): 16-byte moves.
+OPRIG_CROP_COPY_FN copy_baseline(std::byte* d, const std::byte* s, size_t n) {
+  const size_t i = copy_moves<16>(d, s, n, move16);
   copy_tail(d + i, s + i, n - i);
 }
 
-OPRIG_CROP_NO_MEMCPY __attribute__((target("avx2"))) void copy_avx2(std::byte* d, const std::byte* s, size_t n) {
-  size_t i = 0;
-  for (; i + 128 <= n; i += 128) {
-    const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + i));
-    const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + i + 32));
-    const __m256i c = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + i + 64));
-    const __m256i e = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + i + 96));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + i), a);
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + i + 32), b);
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + i + 64), c);
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + i + 96), e);
-  }
-  for (; i + 32 <= n; i += 32)
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + i),
-                        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + i)));
+OPRIG_CROP_COPY_FN __attribute__((target("avx2"))) copy_avx2(std::byte* d, const std::byte* s, size_t n) {
+  size_t i = copy_moves<32>(d, s, n, [](std::byte* to, const std::byte* from) {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(to), _mm256_loadu_si256(reinterpret_cast<const __m256i*>(from)));
+  });
   if (i + 16 <= n) {
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + i), _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i)));
+    move16(d + i, s + i);
     i += 16;
   }
   copy_tail(d + i, s + i, n - i);
 }
 
 // 64-byte moves; the last partial vector is one masked move (AVX-512 BW).
-OPRIG_CROP_NO_MEMCPY __attribute__((target("avx512f,avx512bw"))) void copy_avx512(std::byte* d, const std::byte* s,
-                                                                                  size_t n) {
-  size_t i = 0;
-  for (; i + 256 <= n; i += 256) {
-    const __m512i a = _mm512_loadu_si512(s + i);
-    const __m512i b = _mm512_loadu_si512(s + i + 64);
-    const __m512i c = _mm512_loadu_si512(s + i + 128);
-    const __m512i e = _mm512_loadu_si512(s + i + 192);
-    _mm512_storeu_si512(d + i, a);
-    _mm512_storeu_si512(d + i + 64, b);
-    _mm512_storeu_si512(d + i + 128, c);
-    _mm512_storeu_si512(d + i + 192, e);
-  }
-  for (; i + 64 <= n; i += 64) _mm512_storeu_si512(d + i, _mm512_loadu_si512(s + i));
+OPRIG_CROP_COPY_FN __attribute__((target("avx512f,avx512bw"))) copy_avx512(std::byte* d, const std::byte* s, size_t n) {
+  const size_t i = copy_moves<64>(d, s, n, [](std::byte* to, const std::byte* from) {
+    _mm512_storeu_si512(to, _mm512_loadu_si512(from));
+  });
   if (i < n) {
     const __mmask64 m = ~uint64_t{0} >> (64 - (n - i));
     _mm512_mask_storeu_epi8(d + i, m, _mm512_maskz_loadu_epi8(m, s + i));
