@@ -52,7 +52,8 @@ std::unique_ptr<Session> make(unsigned threads) {
   oprig_tensor out{};
   out.dtype = OPRIG_DTYPE_FLOAT_32;
   ParamList params;
-  params.add_int("crop_top", kCrop).add_int("crop_bottom", kCrop).add_int("crop_left", kCrop).add_int("crop_right", kCrop);
+  params.add_int("crop_top", kCrop).add_int("crop_bottom", kCrop);
+  params.add_int("crop_left", kCrop).add_int("crop_right", kCrop);
   s->kernel = std::make_unique<KernelSession>(
       *s->backend, *impl, "Crop", params,
       std::vector<HostTensor>{HostTensor::of(OPRIG_DTYPE_FLOAT_32, {kBatch, kHeight, kWidth, kChannels}, input())},

@@ -74,7 +74,8 @@ OPRIG_CROP_COPY_FN __attribute__((target("avx2"))) copy_avx2(std::byte* d, const
 }
 
 // 64-byte moves; the last partial vector is one masked move (AVX-512 BW).
-OPRIG_CROP_COPY_FN __attribute__((target("avx512f,avx512bw"))) copy_avx512(std::byte* d, const std::byte* s, size_t n) {
+OPRIG_CROP_COPY_FN __attribute__((target("avx512f,avx512bw")))
+copy_avx512(std::byte* d, const std::byte* s, size_t n) {
   const size_t i = copy_moves<64>(d, s, n, [](std::byte* to, const std::byte* from) {
     _mm512_storeu_si512(to, _mm512_loadu_si512(from));
   });

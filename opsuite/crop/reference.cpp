@@ -29,7 +29,8 @@ void compute(const std::vector<RefTensor>& inputs, const RefParams& params, std:
     for (int64_t h = 0; h < out_height; ++h)
       for (int64_t w = 0; w < out_width; ++w)
         for (int64_t c = 0; c < channels; ++c)
-          out.values.push_back(in.values[static_cast<size_t>(((n * height + h + top) * width + w + left) * channels + c)]);
+          out.values.push_back(
+              in.values[static_cast<size_t>(((n * height + h + top) * width + w + left) * channels + c)]);
 }
 
 }  // namespace

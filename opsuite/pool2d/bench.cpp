@@ -36,7 +36,8 @@ struct Shape {
   int64_t out_elements() const { return n * out_h() * out_w() * c; }
 };
 
-const Shape kShapes[] = {{"MAX", 8, 112, 112, 64, 3, 2, 1}, {"AVG", 8, 56, 56, 64, 2, 2, 0}, {"AVG", 32, 7, 7, 512, 7, 1, 0}};
+const Shape kShapes[] = {
+    {"MAX", 8, 112, 112, 64, 3, 2, 1}, {"AVG", 8, 56, 56, 64, 2, 2, 0}, {"AVG", 32, 7, 7, 512, 7, 1, 0}};
 
 const std::vector<float>& input(size_t shape) {
   static std::vector<float> inputs[3];

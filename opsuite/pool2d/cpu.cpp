@@ -66,7 +66,8 @@ __attribute__((target("avx2,f16c"), noipa)) void widen_f16c(const uint16_t* s, f
 __attribute__((target("avx2,f16c"), noipa)) void narrow_f16c(const float* s, uint16_t* d, size_t n) {
   size_t i = 0;
   for (; i + 8 <= n; i += 8)
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + i), _mm256_cvtps_ph(_mm256_loadu_ps(s + i), _MM_FROUND_TO_NEAREST_INT));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + i),
+                     _mm256_cvtps_ph(_mm256_loadu_ps(s + i), _MM_FROUND_TO_NEAREST_INT));
   for (; i < n; ++i) d[i] = float_to_half(s[i]);
 }
 #endif
@@ -118,8 +119,12 @@ __attribute__((always_inline)) inline void pool_block(const Pool2DCpuKernel& k, 
   }
   if constexpr (kKind == Kind::kAvg)
     for (size_t i = 0; i < count; ++i) acc[i] = acc[i] / win.divisor;
-  if constexpr (kHalf) narrow(acc, static_cast<uint16_t*>(dst) + c0, count);
-  else std::copy(acc, acc + count, static_cast<float*>(dst) + c0);
+  if constexpr (kHalf) {
+    narrow(acc, static_cast<uint16_t*>(dst) + c0, count);
+  } else {
+    float* y = static_cast<float*>(dst) + c0;
+    for (size_t i = 0; i < count; ++i) y[i] = acc[i];
+  }
 }
 
 struct Work {
@@ -156,17 +161,22 @@ __attribute__((always_inline)) inline void range_body(const Work& work, size_t b
   }
 }
 
+// One function per ISA. no-tree-loop-distribute-patterns: GCC would
+// otherwise turn the block's fill and copy loops into calls to memset and
+// memcpy, whose ISA is glibc's choice rather than the backend's cpu_isa.
+#define OPRIG_POOL2D_PATH __attribute__((optimize("no-tree-loop-distribute-patterns")))
+
 template <Kind kKind, bool kHalf>
-void range_scalar(const Work& w, size_t begin, size_t end) {
+OPRIG_POOL2D_PATH void range_scalar(const Work& w, size_t begin, size_t end) {
   range_body<kKind, kHalf>(w, begin, end, widen_scalar, narrow_scalar);
 }
 #if defined(__x86_64__)
 template <Kind kKind, bool kHalf>
-__attribute__((target("avx2,fma,f16c"))) void range_avx2(const Work& w, size_t begin, size_t end) {
+OPRIG_POOL2D_PATH __attribute__((target("avx2,fma,f16c"))) void range_avx2(const Work& w, size_t begin, size_t end) {
   range_body<kKind, kHalf>(w, begin, end, widen_f16c, narrow_f16c);
 }
 template <Kind kKind, bool kHalf>
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma,f16c,prefer-vector-width=512")))
+OPRIG_POOL2D_PATH __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma,f16c,prefer-vector-width=512")))
 void range_avx512(const Work& w, size_t begin, size_t end) {
   range_body<kKind, kHalf>(w, begin, end, widen_f16c, narrow_f16c);
 }

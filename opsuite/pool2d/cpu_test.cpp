@@ -171,7 +171,8 @@ TEST(Pool2DCpu, HandValuesOnOneToSixteen) {
 TEST(Pool2DCpu, MaxTakesNaNAndNeverThePadding) {
   const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
   // Negative values with padding around: a pad read as 0 would win.
-  const HostTensor in = HostTensor::of(OPRIG_DTYPE_FLOAT_32, {1, 2, 3, 1}, std::vector<float>{-5, -3, nan, -inf, -2, -7});
+  const HostTensor in =
+      HostTensor::of(OPRIG_DTYPE_FLOAT_32, {1, 2, 3, 1}, std::vector<float>{-5, -3, nan, -inf, -2, -7});
   for (oprig_cpu_isa isa : {OPRIG_CPU_ISA_SCALAR, OPRIG_CPU_ISA_AVX2, OPRIG_CPU_ISA_AVX512}) {
     if (isa > host_cpu_isa()) continue;
     CpuBackend backend(1, isa);

@@ -132,7 +132,8 @@ TEST(SplitCpu, OutputShapesFollowTheSizesOrEqualParts) {
   CpuBackend backend(1);
   oprig_tensor out{};
   out.dtype = OPRIG_DTYPE_INT_32;
-  const HostTensor in = HostTensor::of(OPRIG_DTYPE_INT_32, {2, 6}, std::vector<int32_t>{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12});
+  const HostTensor in =
+      HostTensor::of(OPRIG_DTYPE_INT_32, {2, 6}, std::vector<int32_t>{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12});
   // Sizes 2 and 4 along axis 1: [[1, 2], [7, 8]] and [[3, 4, 5, 6], [9, 10, 11, 12]].
   KernelSession sized(backend, cpu_impl(), "Split", params_of(1, std::vector<int64_t>{2, 4}), {in}, {out, out});
   ASSERT_TRUE(sized.ok()) << sized.error();
