@@ -115,17 +115,21 @@ struct Work {
   CopyFn copy;
 };
 
-// Output bytes [begin, end), run by run.
+// Output bytes [begin, end), run by run (one division to find the first).
 void copy_range(void* arg, size_t begin, size_t end) {
   const Work& w = *static_cast<const Work*>(arg);
   const CropCpuKernel& k = *w.k;
+  const size_t run = begin / k.run_bytes;
+  size_t offset = begin % k.run_bytes, image = run / k.runs_per_image, row = run % k.runs_per_image;
   while (begin < end) {
-    const size_t run = begin / k.run_bytes, offset = begin % k.run_bytes;
     const size_t n = std::min(k.run_bytes - offset, end - begin);
-    const size_t image = run / k.runs_per_image, row = run % k.runs_per_image;
-    w.copy(w.dst + begin,
-           w.src + k.src_start + image * k.src_image_stride + row * k.src_run_stride + offset, n);
+    w.copy(w.dst + begin, w.src + k.src_start + image * k.src_image_stride + row * k.src_run_stride + offset, n);
     begin += n;
+    offset = 0;
+    if (++row == k.runs_per_image) {
+      row = 0;
+      ++image;
+    }
   }
 }
 

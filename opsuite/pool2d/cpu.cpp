@@ -142,10 +142,18 @@ __attribute__((always_inline)) inline void range_body(const Work& work, size_t b
   const auto channels = static_cast<size_t>(k.channels);
   const size_t per_image = static_cast<size_t>(k.out_height * k.out_width);
   const size_t esize = kHalf ? 2 : 4;
-  for (size_t p = begin; p < end; ++p) {
-    const auto n = static_cast<int64_t>(p / per_image);
-    const auto oh = static_cast<int64_t>(p % per_image) / k.out_width;
-    const auto ow = static_cast<int64_t>(p % per_image) % k.out_width;
+  // Where `begin` is; then one step at a time (no division per pixel).
+  auto n = static_cast<int64_t>(begin / per_image);
+  auto oh = static_cast<int64_t>(begin % per_image) / k.out_width;
+  auto ow = static_cast<int64_t>(begin % per_image) % k.out_width;
+  for (size_t p = begin; p < end; ++p, ++ow) {
+    if (ow == k.out_width) {
+      ow = 0;
+      if (++oh == k.out_height) {
+        oh = 0;
+        ++n;
+      }
+    }
     const int64_t h0 = oh * k.stride_h - k.pad_top, w0 = ow * k.stride_w - k.pad_left;
     Window win{std::max<int64_t>(h0, 0), std::min(h0 + k.kernel_h, k.height), std::max<int64_t>(w0, 0),
                std::min(w0 + k.kernel_w, k.width), 0.0f};

@@ -139,17 +139,33 @@ __attribute__((always_inline)) inline void blend(const float* a, const float* b,
   for (size_t i = 0; i < n; ++i) y[i] = ry * (rx * a[i] + wx * b[i]) + wy * (rx * c[i] + wx * d[i]);
 }
 
+// Output pixel p as (image, row, column), stepped one pixel at a time
+// (no division per pixel).
+struct Position {
+  size_t n, y, x;
+  Position(const ResizeCpuKernel& k, size_t p)
+      : n(p / static_cast<size_t>(k.out_height * k.out_width)),
+        y(p % static_cast<size_t>(k.out_height * k.out_width) / static_cast<size_t>(k.out_width)),
+        x(p % static_cast<size_t>(k.out_width)) {}
+  void next(const ResizeCpuKernel& k) {
+    if (++x < static_cast<size_t>(k.out_width)) return;
+    x = 0;
+    if (++y < static_cast<size_t>(k.out_height)) return;
+    y = 0;
+    ++n;
+  }
+};
+
 template <class T>
 __attribute__((always_inline)) inline void nearest_range(const Work& w, size_t begin, size_t end) {
   const ResizeCpuKernel& k = *w.k;
   const auto channels = static_cast<size_t>(k.channels), width = static_cast<size_t>(k.width);
-  const auto out_width = static_cast<size_t>(k.out_width), per_image = static_cast<size_t>(k.out_height) * out_width;
   const T* src = static_cast<const T*>(w.src);
   T* dst = static_cast<T*>(w.dst);
-  for (size_t p = begin; p < end; ++p) {
-    const size_t n = p / per_image, y = p % per_image / out_width, x = p % out_width;
-    const size_t row = n * static_cast<size_t>(k.height) + k.rows.first[y];
-    const T* from = src + (row * width + k.columns.first[x]) * channels;
+  Position at(k, begin);
+  for (size_t p = begin; p < end; ++p, at.next(k)) {
+    const size_t row = at.n * static_cast<size_t>(k.height) + k.rows.first[at.y];
+    const T* from = src + (row * width + k.columns.first[at.x]) * channels;
     T* to = dst + p * channels;
     for (size_t c = 0; c < channels; ++c) to[c] = from[c];
   }
@@ -160,10 +176,10 @@ __attribute__((always_inline)) inline void bilinear_range(const Work& w, size_t 
                                                           NarrowFn narrow) {
   const ResizeCpuKernel& k = *w.k;
   const auto channels = static_cast<size_t>(k.channels), width = static_cast<size_t>(k.width);
-  const auto out_width = static_cast<size_t>(k.out_width), per_image = static_cast<size_t>(k.out_height) * out_width;
   alignas(64) float buffers[5][kBlock];  // fp16: a, b, c, d widened, and the result
-  for (size_t p = begin; p < end; ++p) {
-    const size_t n = p / per_image, y = p % per_image / out_width, x = p % out_width;
+  Position pos(k, begin);
+  for (size_t p = begin; p < end; ++p, pos.next(k)) {
+    const size_t n = pos.n, y = pos.y, x = pos.x;
     const size_t row0 = (n * static_cast<size_t>(k.height) + k.rows.first[y]) * width;
     const size_t row1 = (n * static_cast<size_t>(k.height) + k.rows.second[y]) * width;
     const size_t at[4] = {(row0 + k.columns.first[x]) * channels, (row0 + k.columns.second[x]) * channels,
