@@ -155,12 +155,15 @@ void KernelSession::write_input(size_t k, std::span<const std::byte> bytes) {
 
 const oprig_implementation_v1* opsuite_implementation(oprig_backend_kind kind, std::string* why) {
   static std::mutex mutex;
-  static std::unique_ptr<Package> package;
+  // Never unloaded: kernel sessions kept in function-local statics (the
+  // microbenchmarks' sessions) are destroyed at exit after this function's
+  // statics, and their destructors still call into the library.
+  static Package* package = nullptr;
   static std::string load_error;
   const std::lock_guard lock(mutex);
   if (package == nullptr && load_error.empty()) {
     try {
-      package = Package::load(default_package_path());
+      package = Package::load(default_package_path()).release();
     } catch (const PackageError& e) {
       load_error = e.what();
     }
