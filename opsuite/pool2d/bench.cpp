@@ -9,6 +9,7 @@
 // Throughput counts input bytes read plus output bytes written.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -102,7 +103,6 @@ struct OneDnnPool {
   dnnl::stream stream{engine};
   dnnl::pooling_forward pool;
   dnnl::memory src, dst;
-  std::vector<float> out;
 
   explicit OneDnnPool(size_t shape) {
     using tag = dnnl::memory::format_tag;
@@ -116,9 +116,13 @@ struct OneDnnPool {
                                            {s.stride, s.stride}, {s.kernel, s.kernel}, {s.pad, s.pad},
                                            {s.pad, s.pad});
     pool = dnnl::pooling_forward(dnnl::pooling_forward::primitive_desc(desc, engine));
-    out.assign(static_cast<size_t>(s.out_elements()), 0.0f);
-    src = dnnl::memory(src_md, engine, const_cast<float*>(input(shape).data()));
-    dst = dnnl::memory(dst_md, engine, out.data());
+    // Buffers oneDNN allocates (64-byte aligned): its kernels may use
+    // aligned non-temporal stores, which fault on a plain std::vector.
+    src = dnnl::memory(src_md, engine);
+    dst = dnnl::memory(dst_md, engine);
+    const std::vector<float>& x = input(shape);
+    std::copy(x.begin(), x.end(), static_cast<float*>(src.get_data_handle()));
+    std::fill_n(static_cast<float*>(dst.get_data_handle()), s.out_elements(), 0.0f);  // pages faulted in
   }
   void run() {
     pool.execute(stream, {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}});
