@@ -1,6 +1,9 @@
-// Pool2D on the cpu backend: MAX and AVG pooling of NHWC tensors, FLOAT_32
-// and FLOAT_16 (widened to fp32 a window cell at a time, reduced in fp32,
-// rounded back once). NHWC puts the channels of one pixel side by side, so
+// Pool2D on the cpu backend: MAX and AVG pooling of NHWC tensors, FLOAT_32,
+// FLOAT_16 (widened to fp32 a window cell at a time, reduced in fp32,
+// rounded back once) and quantised UINT_8 (codes reduced exactly in int32:
+// MAX of codes is the code of the largest value, AVG a sum of codes; the
+// result requantised once in double, rounding halves away from zero, as the
+// harness's reference rounding does). NHWC puts the channels of one pixel side by side, so
 // each output pixel is a loop over its window's input pixels that combines
 // whole channel vectors: one vector max or add per window cell and channel
 // block, the block's running values kept in registers. Window cells in the
@@ -13,6 +16,7 @@
 #include <immintrin.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -30,6 +34,7 @@ extern const KernelOps oprig_pool2d__cpu;
 namespace {
 
 enum class Kind { kMax, kAvg };
+enum class Element { kF32, kF16, kCodesU8 };
 
 struct Pool2DCpuKernel : KernelBase {
   const oprig_backend_context* ctx = nullptr;
@@ -39,6 +44,8 @@ struct Pool2DCpuKernel : KernelBase {
   bool count_include_pad = false;
   // From prepare.
   oprig_dtype dtype = OPRIG_DTYPE_FLOAT_32;
+  double in_scale = 0, out_scale = 0;  // UINT_8: real = scale * (code - zero point)
+  int32_t in_zero = 0, out_zero = 0;
   int64_t batches = 0, height = 0, width = 0, channels = 0, out_height = 0, out_width = 0;
 };
 
@@ -87,14 +94,15 @@ constexpr size_t kBlock = 64;  // channels whose running values stay in register
 
 struct Window {
   int64_t h_begin, h_end, w_begin, w_end;  // input rows and columns inside the input
-  float divisor;
+  int64_t cells;                           // input elements in the window
+  float divisor;                           // AVG: cells, or the whole window with count_include_pad
 };
 
 // One block of `n` (<= kBlock) channels of one output pixel, from channel
 // `c0`. kFull: n == kBlock, a constant trip count the compiler unrolls into
 // registers.
 template <Kind kKind, bool kHalf, bool kFull>
-__attribute__((always_inline)) inline void pool_block(const Pool2DCpuKernel& k, const void* src, void* dst,
+__attribute__((always_inline)) inline void pool_block_float(const Pool2DCpuKernel& k, const void* src, void* dst,
                                                       size_t image_offset, const Window& win, size_t c0, size_t n,
                                                       WidenFn widen, NarrowFn narrow) {
   const size_t count = kFull ? kBlock : n;
@@ -127,6 +135,64 @@ __attribute__((always_inline)) inline void pool_block(const Pool2DCpuKernel& k, 
   }
 }
 
+// One code, rounded half away from zero and clamped: the reference's rule.
+inline uint8_t requantize(double real, double scale, int32_t zero) {
+  const double code = std::round(real / scale) + zero;
+  return static_cast<uint8_t>(std::clamp(code, 0.0, 255.0));
+}
+
+// The UINT_8 counterpart of pool_block_float: codes combined in int32 (exact),
+// then one requantisation per output value. MAX with the output quantised
+// like the input keeps the largest code as it is.
+template <Kind kKind, bool kFull>
+__attribute__((always_inline)) inline void pool_block_codes(const Pool2DCpuKernel& k, const void* src, void* dst,
+                                                            size_t image_offset, const Window& win, size_t c0,
+                                                            size_t n) {
+  const size_t count = kFull ? kBlock : n;
+  alignas(64) int32_t acc[kBlock];
+  for (size_t i = 0; i < count; ++i) acc[i] = 0;  // no code is below 0; every window holds a cell
+  const auto channels = static_cast<size_t>(k.channels), width = static_cast<size_t>(k.width);
+  for (int64_t h = win.h_begin; h < win.h_end; ++h) {
+    const size_t row = (image_offset + static_cast<size_t>(h)) * width;
+    for (int64_t w = win.w_begin; w < win.w_end; ++w) {
+      const uint8_t* x = static_cast<const uint8_t*>(src) + (row + static_cast<size_t>(w)) * channels + c0;
+      for (size_t i = 0; i < count; ++i) {
+        if constexpr (kKind == Kind::kMax) acc[i] = std::max(acc[i], static_cast<int32_t>(x[i]));
+        else acc[i] += x[i];
+      }
+    }
+  }
+  uint8_t* y = static_cast<uint8_t*>(dst) + c0;
+  const bool same = k.in_scale == k.out_scale && k.in_zero == k.out_zero;
+  const auto divisor = static_cast<int64_t>(win.divisor);
+  for (size_t i = 0; i < count; ++i) {
+    if constexpr (kKind == Kind::kMax) {
+      y[i] = same ? static_cast<uint8_t>(acc[i])
+                  : requantize(k.in_scale * (acc[i] - k.in_zero), k.out_scale, k.out_zero);
+    } else if (same) {
+      // The mean in codes is (sum - cells * zero) / divisor exactly; round it
+      // half away from zero in integers, where means of 2 or 4 codes often
+      // land exactly on a half.
+      const int64_t a = acc[i] - win.cells * k.in_zero;
+      const int64_t magnitude = (2 * (a < 0 ? -a : a) + divisor) / (2 * divisor);
+      y[i] = static_cast<uint8_t>(std::clamp<int64_t>(k.out_zero + (a < 0 ? -magnitude : magnitude), 0, 255));
+    } else {
+      const double sum = k.in_scale * (static_cast<double>(acc[i]) - static_cast<double>(win.cells * k.in_zero));
+      y[i] = requantize(sum / win.divisor, k.out_scale, k.out_zero);
+    }
+  }
+}
+
+template <Kind kKind, Element kElement, bool kFull>
+__attribute__((always_inline)) inline void pool_block(const Pool2DCpuKernel& k, const void* src, void* dst,
+                                                      size_t image_offset, const Window& win, size_t c0, size_t n,
+                                                      WidenFn widen, NarrowFn narrow) {
+  if constexpr (kElement == Element::kCodesU8)
+    pool_block_codes<kKind, kFull>(k, src, dst, image_offset, win, c0, n);
+  else
+    pool_block_float<kKind, kElement == Element::kF16, kFull>(k, src, dst, image_offset, win, c0, n, widen, narrow);
+}
+
 struct Work {
   const Pool2DCpuKernel* k;
   const void* src;
@@ -135,13 +201,13 @@ struct Work {
 };
 
 // Output pixels [begin, end) (over batch, out_height, out_width).
-template <Kind kKind, bool kHalf>
+template <Kind kKind, Element kElement>
 __attribute__((always_inline)) inline void range_body(const Work& work, size_t begin, size_t end, WidenFn widen,
                                                       NarrowFn narrow) {
   const Pool2DCpuKernel& k = *work.k;
   const auto channels = static_cast<size_t>(k.channels);
   const size_t per_image = static_cast<size_t>(k.out_height * k.out_width);
-  const size_t esize = kHalf ? 2 : 4;
+  const size_t esize = kElement == Element::kF32 ? 4 : kElement == Element::kF16 ? 2 : 1;
   // Where `begin` is; then one step at a time (no division per pixel).
   auto n = static_cast<int64_t>(begin / per_image);
   auto oh = static_cast<int64_t>(begin % per_image) / k.out_width;
@@ -156,16 +222,16 @@ __attribute__((always_inline)) inline void range_body(const Work& work, size_t b
     }
     const int64_t h0 = oh * k.stride_h - k.pad_top, w0 = ow * k.stride_w - k.pad_left;
     Window win{std::max<int64_t>(h0, 0), std::min(h0 + k.kernel_h, k.height), std::max<int64_t>(w0, 0),
-               std::min(w0 + k.kernel_w, k.width), 0.0f};
-    const int64_t cells = (win.h_end - win.h_begin) * (win.w_end - win.w_begin);
-    win.divisor = static_cast<float>(k.count_include_pad ? k.kernel_h * k.kernel_w : cells);
+               std::min(w0 + k.kernel_w, k.width), 0, 0.0f};
+    win.cells = (win.h_end - win.h_begin) * (win.w_end - win.w_begin);
+    win.divisor = static_cast<float>(k.count_include_pad ? k.kernel_h * k.kernel_w : win.cells);
     const size_t image_offset = static_cast<size_t>(n * k.height);
     void* dst = static_cast<std::byte*>(work.dst) + p * channels * esize;
     size_t c0 = 0;
     for (; c0 + kBlock <= channels; c0 += kBlock)
-      pool_block<kKind, kHalf, true>(k, work.src, dst, image_offset, win, c0, kBlock, widen, narrow);
+      pool_block<kKind, kElement, true>(k, work.src, dst, image_offset, win, c0, kBlock, widen, narrow);
     if (c0 < channels)
-      pool_block<kKind, kHalf, false>(k, work.src, dst, image_offset, win, c0, channels - c0, widen, narrow);
+      pool_block<kKind, kElement, false>(k, work.src, dst, image_offset, win, c0, channels - c0, widen, narrow);
   }
 }
 
@@ -174,38 +240,44 @@ __attribute__((always_inline)) inline void range_body(const Work& work, size_t b
 // memcpy, whose ISA is glibc's choice rather than the backend's cpu_isa.
 #define OPRIG_POOL2D_PATH __attribute__((optimize("no-tree-loop-distribute-patterns")))
 
-template <Kind kKind, bool kHalf>
+template <Kind kKind, Element kElement>
 OPRIG_POOL2D_PATH void range_scalar(const Work& w, size_t begin, size_t end) {
-  range_body<kKind, kHalf>(w, begin, end, widen_scalar, narrow_scalar);
+  range_body<kKind, kElement>(w, begin, end, widen_scalar, narrow_scalar);
 }
 #if defined(__x86_64__)
-template <Kind kKind, bool kHalf>
+template <Kind kKind, Element kElement>
 OPRIG_POOL2D_PATH __attribute__((target("avx2,fma,f16c"))) void range_avx2(const Work& w, size_t begin, size_t end) {
-  range_body<kKind, kHalf>(w, begin, end, widen_f16c, narrow_f16c);
+  range_body<kKind, kElement>(w, begin, end, widen_f16c, narrow_f16c);
 }
-template <Kind kKind, bool kHalf>
+template <Kind kKind, Element kElement>
 OPRIG_POOL2D_PATH __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma,f16c,prefer-vector-width=512")))
 void range_avx512(const Work& w, size_t begin, size_t end) {
-  range_body<kKind, kHalf>(w, begin, end, widen_f16c, narrow_f16c);
+  range_body<kKind, kElement>(w, begin, end, widen_f16c, narrow_f16c);
 }
 #endif
 
-template <Kind kKind, bool kHalf>
+template <Kind kKind, Element kElement>
 void range_for_isa(const Work& w, size_t begin, size_t end) {
 #if defined(__x86_64__)
-  if (w.isa == OPRIG_CPU_ISA_AVX512) return range_avx512<kKind, kHalf>(w, begin, end);
-  if (w.isa == OPRIG_CPU_ISA_AVX2) return range_avx2<kKind, kHalf>(w, begin, end);
+  if (w.isa == OPRIG_CPU_ISA_AVX512) return range_avx512<kKind, kElement>(w, begin, end);
+  if (w.isa == OPRIG_CPU_ISA_AVX2) return range_avx2<kKind, kElement>(w, begin, end);
 #endif
-  range_scalar<kKind, kHalf>(w, begin, end);
+  range_scalar<kKind, kElement>(w, begin, end);
+}
+
+template <Kind kKind>
+void run_kind(const Work& w, size_t begin, size_t end) {
+  switch (w.k->dtype) {
+    case OPRIG_DTYPE_FLOAT_16: return range_for_isa<kKind, Element::kF16>(w, begin, end);
+    case OPRIG_DTYPE_UINT_8: return range_for_isa<kKind, Element::kCodesU8>(w, begin, end);
+    default: return range_for_isa<kKind, Element::kF32>(w, begin, end);
+  }
 }
 
 void run_range(void* arg, size_t begin, size_t end) {
   const Work& w = *static_cast<const Work*>(arg);
-  const bool half = w.k->dtype == OPRIG_DTYPE_FLOAT_16;
-  if (w.k->kind == Kind::kMax)
-    half ? range_for_isa<Kind::kMax, true>(w, begin, end) : range_for_isa<Kind::kMax, false>(w, begin, end);
-  else
-    half ? range_for_isa<Kind::kAvg, true>(w, begin, end) : range_for_isa<Kind::kAvg, false>(w, begin, end);
+  if (w.k->kind == Kind::kMax) run_kind<Kind::kMax>(w, begin, end);
+  else run_kind<Kind::kAvg>(w, begin, end);
 }
 
 // ---- the ABI --------------------------------------------------------------
@@ -250,13 +322,19 @@ oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   if (num_inputs != 1 || num_outputs != 1) return OPRIG_STATUS_INVALID_ARGUMENT;
   const oprig_tensor& in = inputs[0];
   oprig_tensor& out = outputs[0];
-  if (in.dtype != OPRIG_DTYPE_FLOAT_32 && in.dtype != OPRIG_DTYPE_FLOAT_16) return OPRIG_STATUS_UNSUPPORTED;
+  const bool codes = in.dtype == OPRIG_DTYPE_UINT_8;
+  if (in.dtype != OPRIG_DTYPE_FLOAT_32 && in.dtype != OPRIG_DTYPE_FLOAT_16 && !codes) return OPRIG_STATUS_UNSUPPORTED;
   if (out.dtype != in.dtype) return OPRIG_STATUS_INVALID_ARGUMENT;
+  if (codes != (in.scale > 0) || codes != (out.scale > 0)) return OPRIG_STATUS_UNSUPPORTED;  // UINT_8 is quantised
   if (in.rank != 4) return OPRIG_STATUS_INVALID_ARGUMENT;
   auto* k = from_handle<Pool2DCpuKernel>(handle);
   const int64_t padded_h = in.dims[1] + k->pad_top + k->pad_bottom, padded_w = in.dims[2] + k->pad_left + k->pad_right;
   if (k->kernel_h > padded_h || k->kernel_w > padded_w) return OPRIG_STATUS_INVALID_ARGUMENT;
   k->dtype = static_cast<oprig_dtype>(in.dtype);
+  k->in_scale = in.scale;
+  k->in_zero = in.zero_point;
+  k->out_scale = out.scale;
+  k->out_zero = out.zero_point;
   k->batches = in.dims[0];
   k->height = in.dims[1];
   k->width = in.dims[2];
@@ -290,7 +368,7 @@ void destroy(oprig_kernel* handle) { delete from_handle<Pool2DCpuKernel>(handle)
 
 oprig_status cost(const oprig_kernel* handle, oprig_cost* out) {
   const auto* k = from_handle<const Pool2DCpuKernel>(handle);
-  const uint64_t width = k->dtype == OPRIG_DTYPE_FLOAT_16 ? 2 : 4;
+  const uint64_t width = k->dtype == OPRIG_DTYPE_FLOAT_32 ? 4 : k->dtype == OPRIG_DTYPE_FLOAT_16 ? 2 : 1;
   const auto outputs = static_cast<uint64_t>(k->batches * k->out_height * k->out_width * k->channels);
   out->flops = outputs * static_cast<uint64_t>(k->kernel_h * k->kernel_w);  // one max or add per window cell
   // Every input element once (overlapping windows re-read from cache).

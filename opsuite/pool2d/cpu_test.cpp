@@ -187,6 +187,58 @@ TEST(Pool2DCpu, MaxTakesNaNAndNeverThePadding) {
   }
 }
 
+HostTensor codes(std::vector<int64_t> shape, const std::vector<uint8_t>& values, float scale, int32_t zero) {
+  HostTensor t = HostTensor::of(OPRIG_DTYPE_UINT_8, std::move(shape), values);
+  t.scale = scale;
+  t.zero_point = zero;
+  return t;
+}
+
+std::vector<uint8_t> run_codes(CpuBackend& backend, const HostTensor& in, const Pooling& p, float scale, int32_t zero) {
+  oprig_tensor out{};
+  out.dtype = OPRIG_DTYPE_UINT_8;
+  out.scale = scale;
+  out.zero_point = zero;
+  KernelSession s(backend, cpu_impl(), "Pool2D", params_of(p), {in}, {out});
+  if (!s.ok()) throw std::runtime_error(s.error());
+  if (s.run() != OPRIG_STATUS_OK) throw std::runtime_error("execute failed");
+  return s.output(0).as<uint8_t>();
+}
+
+TEST(Pool2DCpu, QuantisedCodesPoolExactlyAndRoundHalvesAwayFromZero) {
+  // One row of four codes around zero point 100, windows of two, stride 2.
+  const HostTensor in = codes({1, 1, 4, 1}, {97, 100, 103, 106}, 0.5f, 100);
+  for (oprig_cpu_isa isa : {OPRIG_CPU_ISA_SCALAR, OPRIG_CPU_ISA_AVX2, OPRIG_CPU_ISA_AVX512}) {
+    if (isa > host_cpu_isa()) continue;
+    CpuBackend backend(1, isa);
+    EXPECT_EQ(run_codes(backend, in, {"MAX", {1, 2}, {1, 2}, {}}, 0.5f, 100), (std::vector<uint8_t>{100, 106}));
+    // Means in codes relative to the zero point: (-3 + 0) / 2 = -1.5 -> -2, (3 + 6) / 2 = 4.5 -> 5.
+    EXPECT_EQ(run_codes(backend, in, {"AVG", {1, 2}, {1, 2}, {}}, 0.5f, 100), (std::vector<uint8_t>{98, 105}));
+    // Another output quantisation (scale 0.25, zero point 10): the real means -0.75 and 2.25 are codes
+    // -3 + 10 and 9 + 10; the real maxima 0 and 3 are codes 10 and 22.
+    EXPECT_EQ(run_codes(backend, in, {"AVG", {1, 2}, {1, 2}, {}}, 0.25f, 10), (std::vector<uint8_t>{7, 19}));
+    EXPECT_EQ(run_codes(backend, in, {"MAX", {1, 2}, {1, 2}, {}}, 0.25f, 10), (std::vector<uint8_t>{10, 22}));
+    // Clamped to the code range: real 3 is code 300 at scale 0.01, zero point 0.
+    EXPECT_EQ(run_codes(backend, in, {"MAX", {1, 2}, {1, 2}, {}}, 0.01f, 0), (std::vector<uint8_t>{0, 255}));
+  }
+  // Every code, channel blocks full and partial, padding: all paths and thread counts give the same codes.
+  std::vector<uint8_t> many(2 * 20 * 20 * 70);
+  for (size_t i = 0; i < many.size(); ++i) many[i] = static_cast<uint8_t>(i * 7 + i / 300);
+  const HostTensor big = codes({2, 20, 20, 70}, many, 0.03f, 128);
+  for (const char* type : {"MAX", "AVG"}) {
+    const Pooling p{type, {3, 3}, {2, 2}, {1, 1, 1, 1}};
+    CpuBackend baseline(1, OPRIG_CPU_ISA_SCALAR);
+    const std::vector<uint8_t> want = run_codes(baseline, big, p, 0.03f, 128);
+    for (oprig_cpu_isa isa : {OPRIG_CPU_ISA_AVX2, OPRIG_CPU_ISA_AVX512}) {
+      if (isa > host_cpu_isa()) continue;
+      for (unsigned threads : {1u, 2u}) {
+        CpuBackend backend(threads, isa);
+        EXPECT_EQ(run_codes(backend, big, p, 0.03f, 128), want) << type << " isa " << isa << " threads " << threads;
+      }
+    }
+  }
+}
+
 TEST(Pool2DCpu, RejectsWindowsWithoutInputAndMissingParameters) {
   CpuBackend backend(1);
   oprig_tensor out{};

@@ -1,5 +1,6 @@
 """ONNX MaxPool, AveragePool, GlobalMaxPool and GlobalAveragePool as Pool2D.
-ONNX is NCHW, Pool2D NHWC: inputs and expected outputs are transposed.
+ONNX is NCHW, Pool2D NHWC: inputs and expected outputs are transposed;
+plain uint8 tensors become quantised UINT_8 with scale 1 and zero point 0.
 1-D pooling ([N, C, L]) is Pool2D with a height of 1. auto_pad SAME_UPPER /
 SAME_LOWER become explicit pads, as ONNX defines them (the extra one at the
 end for SAME_UPPER, at the start for SAME_LOWER); ceil_mode becomes extra end
@@ -10,7 +11,7 @@ import math
 import numpy as np
 
 ONNX_OPS = ["MaxPool", "AveragePool", "GlobalMaxPool", "GlobalAveragePool"]
-TYPES = ("float32", "float16")
+TYPES = ("float32", "float16", "uint8")
 
 
 def to_nhwc(x):
@@ -27,7 +28,7 @@ def same_pads(size, kernel, stride, lower):
 def convert(op_type, attrs, inputs, outputs):
     x = inputs[0]
     if x.dtype.name not in TYPES:
-        return f"input type {x.dtype} (Pool2D runs FLOAT_32 and FLOAT_16 on cpu)"
+        return f"input type {x.dtype} (Pool2D runs FLOAT_32, FLOAT_16 and quantised UINT_8 on cpu)"
     if len(outputs) != 1:
         return f"{len(outputs)} outputs: the Indices output of MaxPool has no Pool2D counterpart"
     if x.ndim not in (3, 4):
@@ -82,4 +83,7 @@ def convert(op_type, attrs, inputs, outputs):
 
 
 def finish(params, x, outputs):
-    return {"params": params, "inputs": [to_nhwc(x)], "outputs": [to_nhwc(outputs[0])]}
+    x, y = to_nhwc(x), to_nhwc(outputs[0])
+    if x.dtype.name == "uint8":  # plain integers: Pool2D's UINT_8 is quantised, with scale 1 these are its codes
+        x, y = ({"array": t, "scale": 1.0, "zero_point": 0} for t in (x, y))
+    return {"params": params, "inputs": [x], "outputs": [y]}
