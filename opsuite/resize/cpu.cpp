@@ -3,12 +3,13 @@
 // time, computes, and rounds back once). Everything that depends only on an
 // output row or column is worked out once in prepare, in double, exactly as
 // the spec writes it: the input rows and columns each output index reads and
-// BILINEAR's weights, rounded once to fp32. Execute then walks output pixels;
+// BILINEAR's weights, rounded once to fp32. Execute then walks output rows;
 // NHWC keeps a pixel's channels side by side, so each output pixel is one
-// copy (NEAREST) or one blend of four input channel vectors (BILINEAR).
-// The blend is the spec's expression with no fused multiply-add, so the
+// copy of a channel vector (NEAREST) or, for BILINEAR, a blend across two
+// columns of a row that was first blended down from two input rows (the
+// spec's expression, in its order). No fused multiply-add anywhere, so the
 // AVX-512, AVX2 and baseline paths (chosen by the backend's cpu_isa) agree
-// bit for bit. Output pixels are split over the backend's threads with
+// bit for bit. Output rows are split over the backend's threads with
 // cpu_parallel_for.
 #include <immintrin.h>
 
@@ -40,6 +41,11 @@ struct AxisTable {
   std::vector<float> weight, rest;  // rest = 1 - weight, rounded on its own
 };
 
+// Input columns [begin, end) that BILINEAR reads (downsampling skips some).
+struct ColumnRun {
+  size_t begin, end;
+};
+
 struct ResizeCpuKernel : KernelBase {
   const oprig_backend_context* ctx = nullptr;
   Mode mode = Mode::kNearest;
@@ -50,6 +56,7 @@ struct ResizeCpuKernel : KernelBase {
   oprig_dtype dtype = OPRIG_DTYPE_FLOAT_32;
   int64_t batches = 0, height = 0, width = 0, channels = 0;
   AxisTable rows, columns;
+  std::vector<ColumnRun> runs;
 };
 
 // ---- the tables (prepare) -----------------------------------------------------
@@ -92,6 +99,19 @@ AxisTable axis_table(const ResizeCpuKernel& k, int64_t in, int64_t out) {
   return t;
 }
 
+// The runs of input columns that any output column reads, in order.
+std::vector<ColumnRun> column_runs(const AxisTable& columns, int64_t width) {
+  std::vector<bool> used(static_cast<size_t>(width), false);
+  for (size_t x = 0; x < columns.first.size(); ++x) used[columns.first[x]] = used[columns.second[x]] = true;
+  std::vector<ColumnRun> runs;
+  for (size_t i = 0; i < used.size(); ++i) {
+    if (!used[i]) continue;
+    if (!runs.empty() && runs.back().end == i) ++runs.back().end;
+    else runs.push_back({i, i + 1});
+  }
+  return runs;
+}
+
 // ---- fp16 <-> fp32 ------------------------------------------------------------
 
 using WidenFn = void (*)(const uint16_t*, float*, size_t);
@@ -122,9 +142,7 @@ __attribute__((target("avx2,f16c"), noipa)) void narrow_f16c(const float* s, uin
 }
 #endif
 
-// ---- output pixels ------------------------------------------------------------
-
-constexpr size_t kBlock = 64;  // channels blended at a time (fp16 goes through fp32 buffers this long)
+// ---- output rows ---------------------------------------------------------------
 
 struct Work {
   const ResizeCpuKernel* k;
@@ -133,23 +151,13 @@ struct Work {
   oprig_cpu_isa isa;
 };
 
-// y = (1 - wy)((1 - wx) a + wx b) + wy((1 - wx) c + wx d), as the spec writes it.
-__attribute__((always_inline)) inline void blend(const float* a, const float* b, const float* c, const float* d,
-                                                 float* y, size_t n, float wx, float rx, float wy, float ry) {
-  for (size_t i = 0; i < n; ++i) y[i] = ry * (rx * a[i] + wx * b[i]) + wy * (rx * c[i] + wx * d[i]);
-}
-
-// Output pixel p as (image, row, column), stepped one pixel at a time
-// (no division per pixel).
-struct Position {
-  size_t n, y, x;
-  Position(const ResizeCpuKernel& k, size_t p)
-      : n(p / static_cast<size_t>(k.out_height * k.out_width)),
-        y(p % static_cast<size_t>(k.out_height * k.out_width) / static_cast<size_t>(k.out_width)),
-        x(p % static_cast<size_t>(k.out_width)) {}
+// Output row r (over batch and out_height) as (image, row), stepped one row at
+// a time.
+struct RowPosition {
+  size_t n, y;
+  RowPosition(const ResizeCpuKernel& k, size_t r)
+      : n(r / static_cast<size_t>(k.out_height)), y(r % static_cast<size_t>(k.out_height)) {}
   void next(const ResizeCpuKernel& k) {
-    if (++x < static_cast<size_t>(k.out_width)) return;
-    x = 0;
     if (++y < static_cast<size_t>(k.out_height)) return;
     y = 0;
     ++n;
@@ -157,46 +165,75 @@ struct Position {
 };
 
 template <class T>
-__attribute__((always_inline)) inline void nearest_range(const Work& w, size_t begin, size_t end) {
+__attribute__((always_inline)) inline void nearest_rows(const Work& w, size_t begin, size_t end) {
   const ResizeCpuKernel& k = *w.k;
   const auto channels = static_cast<size_t>(k.channels), width = static_cast<size_t>(k.width);
-  const T* src = static_cast<const T*>(w.src);
-  T* dst = static_cast<T*>(w.dst);
-  Position at(k, begin);
-  for (size_t p = begin; p < end; ++p, at.next(k)) {
-    const size_t row = at.n * static_cast<size_t>(k.height) + k.rows.first[at.y];
-    const T* from = src + (row * width + k.columns.first[at.x]) * channels;
-    T* to = dst + p * channels;
-    for (size_t c = 0; c < channels; ++c) to[c] = from[c];
+  const auto out_width = static_cast<size_t>(k.out_width);
+  RowPosition at(k, begin);
+  for (size_t r = begin; r < end; ++r, at.next(k)) {
+    const size_t input_row = at.n * static_cast<size_t>(k.height) + k.rows.first[at.y];
+    const T* row = static_cast<const T*>(w.src) + input_row * width * channels;
+    T* to = static_cast<T*>(w.dst) + r * out_width * channels;
+    for (size_t x = 0; x < out_width; ++x, to += channels) {
+      const T* from = row + k.columns.first[x] * channels;
+      for (size_t c = 0; c < channels; ++c) to[c] = from[c];
+    }
   }
 }
 
+constexpr size_t kChunk = 1024;  // fp16 values widened at a time
+
+// BILINEAR, one output row at a time, in the spec's order: first down the
+// columns, v = (1 - wy) a + wy c for every input column the row reads (a
+// buffer of whole columns of channels, long contiguous loops), then across,
+// (1 - wx) v[x0] + wx v[x1] per output pixel. Upsampling reads each input
+// column for several output pixels, so the vertical blend is done once per
+// column rather than once per pixel.
 template <bool kHalf>
-__attribute__((always_inline)) inline void bilinear_range(const Work& w, size_t begin, size_t end, WidenFn widen,
-                                                          NarrowFn narrow) {
+__attribute__((always_inline)) inline void bilinear_rows(const Work& w, size_t begin, size_t end, WidenFn widen,
+                                                         NarrowFn narrow) {
   const ResizeCpuKernel& k = *w.k;
   const auto channels = static_cast<size_t>(k.channels), width = static_cast<size_t>(k.width);
-  alignas(64) float buffers[5][kBlock];  // fp16: a, b, c, d widened, and the result
-  Position pos(k, begin);
-  for (size_t p = begin; p < end; ++p, pos.next(k)) {
-    const size_t n = pos.n, y = pos.y, x = pos.x;
-    const size_t row0 = (n * static_cast<size_t>(k.height) + k.rows.first[y]) * width;
-    const size_t row1 = (n * static_cast<size_t>(k.height) + k.rows.second[y]) * width;
-    const size_t at[4] = {(row0 + k.columns.first[x]) * channels, (row0 + k.columns.second[x]) * channels,
-                          (row1 + k.columns.first[x]) * channels, (row1 + k.columns.second[x]) * channels};
-    const float wx = k.columns.weight[x], rx = k.columns.rest[x], wy = k.rows.weight[y], ry = k.rows.rest[y];
-    if constexpr (!kHalf) {
-      const float* src = static_cast<const float*>(w.src);
-      blend(src + at[0], src + at[1], src + at[2], src + at[3], static_cast<float*>(w.dst) + p * channels, channels,
-            wx, rx, wy, ry);
-    } else {
-      const uint16_t* src = static_cast<const uint16_t*>(w.src);
-      uint16_t* dst = static_cast<uint16_t*>(w.dst) + p * channels;
-      for (size_t c0 = 0; c0 < channels; c0 += kBlock) {
-        const size_t m = std::min(kBlock, channels - c0);
-        for (int j = 0; j < 4; ++j) widen(src + at[j] + c0, buffers[j], m);
-        blend(buffers[0], buffers[1], buffers[2], buffers[3], buffers[4], m, wx, rx, wy, ry);
-        narrow(buffers[4], dst + c0, m);
+  const auto out_width = static_cast<size_t>(k.out_width);
+  std::vector<float> v(width * channels);
+  std::vector<float> top, bottom, pixel;  // fp16: input stretches widened, one output pixel before narrowing
+  if constexpr (kHalf) {
+    top.resize(kChunk);
+    bottom.resize(kChunk);
+    pixel.resize(channels);
+  }
+  RowPosition at(k, begin);
+  for (size_t r = begin; r < end; ++r, at.next(k)) {
+    const size_t image_row = at.n * static_cast<size_t>(k.height);
+    const size_t row0 = (image_row + k.rows.first[at.y]) * width * channels;
+    const size_t row1 = (image_row + k.rows.second[at.y]) * width * channels;
+    const float wy = k.rows.weight[at.y], ry = k.rows.rest[at.y];
+    for (const ColumnRun& run : k.runs) {
+      const size_t first = run.begin * channels, count = (run.end - run.begin) * channels;
+      if constexpr (!kHalf) {
+        const float* a = static_cast<const float*>(w.src) + row0 + first;
+        const float* c = static_cast<const float*>(w.src) + row1 + first;
+        for (size_t i = 0; i < count; ++i) v[first + i] = ry * a[i] + wy * c[i];
+      } else {
+        for (size_t done = 0; done < count; done += kChunk) {
+          const size_t m = std::min(kChunk, count - done);
+          widen(static_cast<const uint16_t*>(w.src) + row0 + first + done, top.data(), m);
+          widen(static_cast<const uint16_t*>(w.src) + row1 + first + done, bottom.data(), m);
+          float* out = v.data() + first + done;
+          for (size_t i = 0; i < m; ++i) out[i] = ry * top[i] + wy * bottom[i];
+        }
+      }
+    }
+    for (size_t x = 0; x < out_width; ++x) {
+      const float* left = v.data() + k.columns.first[x] * channels;
+      const float* right = v.data() + k.columns.second[x] * channels;
+      const float wx = k.columns.weight[x], rx = k.columns.rest[x];
+      if constexpr (!kHalf) {
+        float* to = static_cast<float*>(w.dst) + (r * out_width + x) * channels;
+        for (size_t c = 0; c < channels; ++c) to[c] = rx * left[c] + wx * right[c];
+      } else {
+        for (size_t c = 0; c < channels; ++c) pixel[c] = rx * left[c] + wx * right[c];
+        narrow(pixel.data(), static_cast<uint16_t*>(w.dst) + (r * out_width + x) * channels, channels);
       }
     }
   }
@@ -205,9 +242,9 @@ __attribute__((always_inline)) inline void bilinear_range(const Work& w, size_t 
 template <bool kHalf>
 __attribute__((always_inline)) inline void range_body(const Work& w, size_t begin, size_t end, WidenFn widen,
                                                       NarrowFn narrow) {
-  if (w.k->mode == Mode::kBilinear) return bilinear_range<kHalf>(w, begin, end, widen, narrow);
-  if constexpr (kHalf) nearest_range<uint16_t>(w, begin, end);
-  else nearest_range<float>(w, begin, end);
+  if (w.k->mode == Mode::kBilinear) return bilinear_rows<kHalf>(w, begin, end, widen, narrow);
+  if constexpr (kHalf) nearest_rows<uint16_t>(w, begin, end);
+  else nearest_rows<float>(w, begin, end);
 }
 
 // One function per ISA. fp-contract=off: no fused multiply-add, so every path
@@ -293,6 +330,7 @@ oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   k->channels = in.dims[3];
   k->rows = axis_table(*k, k->height, k->out_height);
   k->columns = axis_table(*k, k->width, k->out_width);
+  k->runs = k->mode == Mode::kBilinear ? column_runs(k->columns, k->width) : std::vector<ColumnRun>{};
   out.rank = 4;
   out.dims[0] = k->batches;
   out.dims[1] = k->out_height;
@@ -305,12 +343,12 @@ oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
                      size_t num_outputs, oprig_execute_info*) {
   if (num_inputs != 1 || num_outputs != 1) return OPRIG_STATUS_INVALID_ARGUMENT;
   const auto* k = from_handle<ResizeCpuKernel>(handle);
-  const auto pixels = static_cast<size_t>(k->batches * k->out_height * k->out_width);
-  if (pixels == 0 || k->channels == 0) return OPRIG_STATUS_OK;
+  const auto rows = static_cast<size_t>(k->batches * k->out_height);
+  if (rows == 0 || k->channels == 0) return OPRIG_STATUS_OK;
   Work work{k, inputs[0].data, outputs[0].data, static_cast<oprig_cpu_isa>(k->ctx->cpu_isa)};
   // About 64 Ki output values a thread at least: less is not worth a hand-off.
-  const size_t grain = std::max<size_t>(1, (size_t{1} << 16) / static_cast<size_t>(k->channels));
-  k->ctx->cpu_parallel_for(k->ctx->cpu_pool, pixels, grain, run_range, &work);
+  const size_t grain = std::max<size_t>(1, (size_t{1} << 16) / static_cast<size_t>(k->out_width * k->channels));
+  k->ctx->cpu_parallel_for(k->ctx->cpu_pool, rows, grain, run_range, &work);
   return OPRIG_STATUS_OK;
 }
 

@@ -142,8 +142,8 @@ std::vector<double> bilinear_in_double(const std::vector<float>& x, const std::v
           auto at = [&](int64_t h, int64_t w) {
             return static_cast<double>(x[static_cast<size_t>(((n * d[1] + h) * d[2] + w) * d[3] + c)]);
           };
-          out.push_back((1 - wy) * ((1 - wx) * at(y0, x0) + wx * at(y0, x1)) +
-                        wy * ((1 - wx) * at(y1, x0) + wx * at(y1, x1)));
+          out.push_back((1 - wx) * ((1 - wy) * at(y0, x0) + wy * at(y1, x0)) +
+                        wx * ((1 - wy) * at(y0, x1) + wy * at(y1, x1)));
         }
       }
   return out;

@@ -47,4 +47,4 @@ def compute(inputs, params, outputs):
     wy, wx = (ys - y0)[None, :, None, None], (xs - x0)[None, None, :, None]
     a, b = x[:, y0][:, :, x0], x[:, y0][:, :, x1]
     c, d = x[:, y1][:, :, x0], x[:, y1][:, :, x1]
-    return [(1 - wy) * ((1 - wx) * a + wx * b) + wy * ((1 - wx) * c + wx * d)]
+    return [(1 - wx) * ((1 - wy) * a + wy * c) + wx * ((1 - wy) * b + wy * d)]

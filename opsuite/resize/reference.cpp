@@ -77,7 +77,7 @@ void compute(const std::vector<RefTensor>& inputs, const RefParams& params, std:
           const double a = at(n, ny.first, nx.first, c), b = at(n, ny.first, nx.second, c);
           const double cc = at(n, ny.second, nx.first, c), d = at(n, ny.second, nx.second, c);
           const double wx = nx.weight, wy = ny.weight;
-          out.values.push_back((1 - wy) * ((1 - wx) * a + wx * b) + wy * ((1 - wx) * cc + wx * d));
+          out.values.push_back((1 - wx) * ((1 - wy) * a + wy * cc) + wx * ((1 - wy) * b + wy * d));
         }
 }
 
