@@ -9,7 +9,8 @@
 // columns of a row that was first blended down from two input rows (the
 // spec's expression, in its order). No fused multiply-add anywhere, so the
 // AVX-512, AVX2 and baseline paths (chosen by the backend's cpu_isa) agree
-// bit for bit. Output rows are split over the backend's threads with
+// bit for bit; the vector paths write large fp32 outputs with streaming
+// stores. Output rows are split over the backend's threads with
 // cpu_parallel_for.
 #include <immintrin.h>
 
@@ -149,7 +150,54 @@ struct Work {
   const void* src;
   void* dst;
   oprig_cpu_isa isa;
+  bool stream;  // fp32 BILINEAR: write output pixels with streaming stores
 };
+
+// BILINEAR across one output row: to[x][c] = (1 - wx) v[x0][c] + wx v[x1][c].
+using AcrossFn = void (*)(float*, const float*, const AxisTable&, size_t, size_t);
+
+__attribute__((always_inline)) inline void across_plain(float* to, const float* v, const AxisTable& columns,
+                                                        size_t out_width, size_t channels) {
+  for (size_t x = 0; x < out_width; ++x, to += channels) {
+    const float* left = v + columns.first[x] * channels;
+    const float* right = v + columns.second[x] * channels;
+    const float wx = columns.weight[x], rx = columns.rest[x];
+    for (size_t c = 0; c < channels; ++c) to[c] = rx * left[c] + wx * right[c];
+  }
+}
+
+// The same with streaming (non-temporal) stores, for large outputs: the
+// output is not read into the cache before being overwritten (no read for
+// ownership) nor kept there. Upsampling writes several output values per
+// input value, so writing is most of its time. `to` is vector-aligned and
+// channels a multiple of the vector width (checked once per execute). The
+// products and sums are those of across_plain, in the same order.
+#if defined(__x86_64__)
+__attribute__((target("avx2"))) void across_stream_avx2(float* to, const float* v, const AxisTable& columns,
+                                                        size_t out_width, size_t channels) {
+  for (size_t x = 0; x < out_width; ++x, to += channels) {
+    const float* left = v + columns.first[x] * channels;
+    const float* right = v + columns.second[x] * channels;
+    const __m256 r = _mm256_set1_ps(columns.rest[x]), w = _mm256_set1_ps(columns.weight[x]);
+    for (size_t c = 0; c < channels; c += 8)
+      _mm256_stream_ps(to + c, _mm256_add_ps(_mm256_mul_ps(r, _mm256_loadu_ps(left + c)),
+                                             _mm256_mul_ps(w, _mm256_loadu_ps(right + c))));
+  }
+  _mm_sfence();  // the streamed row before the thread reports its work done
+}
+__attribute__((target("avx512f"))) void across_stream_avx512(float* to, const float* v, const AxisTable& columns,
+                                                             size_t out_width, size_t channels) {
+  for (size_t x = 0; x < out_width; ++x, to += channels) {
+    const float* left = v + columns.first[x] * channels;
+    const float* right = v + columns.second[x] * channels;
+    const __m512 r = _mm512_set1_ps(columns.rest[x]), w = _mm512_set1_ps(columns.weight[x]);
+    for (size_t c = 0; c < channels; c += 16)
+      _mm512_stream_ps(to + c, _mm512_add_ps(_mm512_mul_ps(r, _mm512_loadu_ps(left + c)),
+                                             _mm512_mul_ps(w, _mm512_loadu_ps(right + c))));
+  }
+  _mm_sfence();
+}
+#endif
 
 // Output row r (over batch and out_height) as (image, row), stepped one row at
 // a time.
@@ -189,18 +237,18 @@ constexpr size_t kChunk = 1024;  // fp16 values widened at a time
 // (1 - wx) v[x0] + wx v[x1] per output pixel. Upsampling reads each input
 // column for several output pixels, so the vertical blend is done once per
 // column rather than once per pixel.
-template <bool kHalf>
+template <bool kHalf, AcrossFn kStreamAcross>
 __attribute__((always_inline)) inline void bilinear_rows(const Work& w, size_t begin, size_t end, WidenFn widen,
                                                          NarrowFn narrow) {
   const ResizeCpuKernel& k = *w.k;
   const auto channels = static_cast<size_t>(k.channels), width = static_cast<size_t>(k.width);
   const auto out_width = static_cast<size_t>(k.out_width);
   std::vector<float> v(width * channels);
-  std::vector<float> top, bottom, pixel;  // fp16: input stretches widened, one output pixel before narrowing
+  std::vector<float> top, bottom, line;  // fp16: input stretches widened, the output row before narrowing
   if constexpr (kHalf) {
     top.resize(kChunk);
     bottom.resize(kChunk);
-    pixel.resize(channels);
+    line.resize(out_width * channels);
   }
   RowPosition at(k, begin);
   for (size_t r = begin; r < end; ++r, at.next(k)) {
@@ -224,25 +272,21 @@ __attribute__((always_inline)) inline void bilinear_rows(const Work& w, size_t b
         }
       }
     }
-    for (size_t x = 0; x < out_width; ++x) {
-      const float* left = v.data() + k.columns.first[x] * channels;
-      const float* right = v.data() + k.columns.second[x] * channels;
-      const float wx = k.columns.weight[x], rx = k.columns.rest[x];
-      if constexpr (!kHalf) {
-        float* to = static_cast<float*>(w.dst) + (r * out_width + x) * channels;
-        for (size_t c = 0; c < channels; ++c) to[c] = rx * left[c] + wx * right[c];
-      } else {
-        for (size_t c = 0; c < channels; ++c) pixel[c] = rx * left[c] + wx * right[c];
-        narrow(pixel.data(), static_cast<uint16_t*>(w.dst) + (r * out_width + x) * channels, channels);
-      }
+    if constexpr (!kHalf) {
+      float* to = static_cast<float*>(w.dst) + r * out_width * channels;
+      if (w.stream) kStreamAcross(to, v.data(), k.columns, out_width, channels);
+      else across_plain(to, v.data(), k.columns, out_width, channels);
+    } else {
+      across_plain(line.data(), v.data(), k.columns, out_width, channels);
+      narrow(line.data(), static_cast<uint16_t*>(w.dst) + r * out_width * channels, line.size());
     }
   }
 }
 
-template <bool kHalf>
+template <bool kHalf, AcrossFn kStreamAcross = across_plain>
 __attribute__((always_inline)) inline void range_body(const Work& w, size_t begin, size_t end, WidenFn widen,
                                                       NarrowFn narrow) {
-  if (w.k->mode == Mode::kBilinear) return bilinear_rows<kHalf>(w, begin, end, widen, narrow);
+  if (w.k->mode == Mode::kBilinear) return bilinear_rows<kHalf, kStreamAcross>(w, begin, end, widen, narrow);
   if constexpr (kHalf) nearest_rows<uint16_t>(w, begin, end);
   else nearest_rows<float>(w, begin, end);
 }
@@ -260,12 +304,12 @@ OPRIG_RESIZE_PATH void range_scalar(const Work& w, size_t begin, size_t end) {
 #if defined(__x86_64__)
 template <bool kHalf>
 OPRIG_RESIZE_PATH __attribute__((target("avx2,fma,f16c"))) void range_avx2(const Work& w, size_t begin, size_t end) {
-  range_body<kHalf>(w, begin, end, widen_f16c, narrow_f16c);
+  range_body<kHalf, across_stream_avx2>(w, begin, end, widen_f16c, narrow_f16c);
 }
 template <bool kHalf>
 OPRIG_RESIZE_PATH __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma,f16c,prefer-vector-width=512")))
 void range_avx512(const Work& w, size_t begin, size_t end) {
-  range_body<kHalf>(w, begin, end, widen_f16c, narrow_f16c);
+  range_body<kHalf, across_stream_avx512>(w, begin, end, widen_f16c, narrow_f16c);
 }
 #endif
 
@@ -339,13 +383,25 @@ oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   return OPRIG_STATUS_OK;
 }
 
+// Whether fp32 BILINEAR streams its output: large enough to be worth it
+// (several times a core's L2 and a good share of the L3 it can count on),
+// on a vector path, with every output pixel starting on a vector boundary.
+bool streams(const ResizeCpuKernel& k, oprig_cpu_isa isa, const void* dst) {
+  constexpr size_t kStreamBytes = size_t{8} << 20;
+  const size_t lanes = isa == OPRIG_CPU_ISA_AVX512 ? 16 : isa == OPRIG_CPU_ISA_AVX2 ? 8 : 0;
+  const auto bytes = static_cast<size_t>(k.batches * k.out_height * k.out_width * k.channels) * 4;
+  return k.mode == Mode::kBilinear && k.dtype == OPRIG_DTYPE_FLOAT_32 && lanes != 0 && bytes >= kStreamBytes &&
+         static_cast<size_t>(k.channels) % lanes == 0 && reinterpret_cast<uintptr_t>(dst) % (lanes * 4) == 0;
+}
+
 oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t num_inputs, const oprig_tensor* outputs,
                      size_t num_outputs, oprig_execute_info*) {
   if (num_inputs != 1 || num_outputs != 1) return OPRIG_STATUS_INVALID_ARGUMENT;
   const auto* k = from_handle<ResizeCpuKernel>(handle);
   const auto rows = static_cast<size_t>(k->batches * k->out_height);
   if (rows == 0 || k->channels == 0) return OPRIG_STATUS_OK;
-  Work work{k, inputs[0].data, outputs[0].data, static_cast<oprig_cpu_isa>(k->ctx->cpu_isa)};
+  const auto isa = static_cast<oprig_cpu_isa>(k->ctx->cpu_isa);
+  Work work{k, inputs[0].data, outputs[0].data, isa, streams(*k, isa, outputs[0].data)};
   // About 64 Ki output values a thread at least: less is not worth a hand-off.
   const size_t grain = std::max<size_t>(1, (size_t{1} << 16) / static_cast<size_t>(k->out_width * k->channels));
   k->ctx->cpu_parallel_for(k->ctx->cpu_pool, rows, grain, run_range, &work);

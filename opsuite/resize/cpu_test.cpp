@@ -2,8 +2,8 @@
 // the input element that exact rational arithmetic picks (the oracle here
 // rounds integer fractions, never a double), on every path, thread count and
 // rounding mode, ties included. BILINEAR's paths agree bit for bit (the same
-// fp32 operations, no fused multiply-add) and stay within the plan's bound of
-// a double-precision blend written here. Hand values check both; illegal
+// fp32 operations, no fused multiply-add; large outputs streamed or not) and
+// stay within the plan's bound of a double-precision blend written here. Hand values check both; illegal
 // sizes are rejected.
 #include <gtest/gtest.h>
 
@@ -183,6 +183,23 @@ TEST(ResizeCpu, BilinearPathsAgreeBitForBitAndStayWithinTheBound) {
               << t << " fp16 isa " << isa << " threads " << threads;
         }
       }
+    }
+  }
+}
+
+TEST(ResizeCpu, LargeOutputsStreamedPastTheCacheMatchThePlainPath) {
+  // 8 MiB of fp32 output, 32 channels on 128-byte aligned buffers: the vector
+  // paths write it with streaming stores, the baseline path with plain ones.
+  const std::vector<int64_t> dims = {1, 64, 64, 32};
+  const HostTensor in = HostTensor::of(OPRIG_DTYPE_FLOAT_32, dims, values(64 * 64 * 32, 5));
+  const Resizing r{256, 256, "BILINEAR", "HALF_PIXEL"};
+  CpuBackend baseline(1, OPRIG_CPU_ISA_SCALAR);
+  const std::vector<std::byte> want = run_resize(baseline, in, r).bytes;
+  for (oprig_cpu_isa isa : {OPRIG_CPU_ISA_AVX2, OPRIG_CPU_ISA_AVX512}) {
+    if (isa > host_cpu_isa()) continue;
+    for (unsigned threads : {1u, 2u}) {
+      CpuBackend backend(threads, isa);
+      EXPECT_EQ(run_resize(backend, in, r).bytes, want) << "isa " << isa << " threads " << threads;
     }
   }
 }
