@@ -2,8 +2,9 @@
 // count gives, bit for bit, what the definition computed here element by
 // element says, for 1 to 5 outputs, parts of size 0, equal parts without the
 // split parameter, chunks of one byte up to one huge chunk split between
-// threads, and element sizes 1 to 8 bytes; sizes that do not add up, equal
-// parts that do not divide and axes outside the rank are rejected.
+// threads, and element sizes 1 to 8 bytes; outputs large enough to be
+// streamed past the cache; sizes that do not add up, equal parts that do not
+// divide and axes outside the rank are rejected.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -124,6 +125,32 @@ TEST(SplitCpu, EveryIsaPathAndThreadCountMatchesTheDefinition) {
                                              << " part " << k << " of " << got.size() << " axis " << layout.axis;
         }
       }
+    }
+  }
+}
+
+TEST(SplitCpu, LargeOutputsStreamedPastTheCacheMatchTheDefinition) {
+  // 8 MiB and more: the vector paths write with streaming stores; chunks of
+  // 4000, 4 and 1996 bytes start at every alignment. The oracle copies chunk
+  // by chunk.
+  const std::vector<int64_t> widths = {1000, 1, 499};
+  const HostTensor in = pattern(OPRIG_DTYPE_FLOAT_32, 4, {1400, 1500});
+  std::vector<std::vector<std::byte>> want(widths.size());
+  for (size_t row = 0; row < 1400; ++row) {
+    size_t at = row * 1500 * 4;
+    for (size_t k = 0; k < widths.size(); ++k) {
+      const size_t bytes = static_cast<size_t>(widths[k]) * 4;
+      const auto from = in.bytes.begin() + static_cast<std::ptrdiff_t>(at);
+      want[k].insert(want[k].end(), from, from + static_cast<std::ptrdiff_t>(bytes));
+      at += bytes;
+    }
+  }
+  for (oprig_cpu_isa isa : {OPRIG_CPU_ISA_SCALAR, OPRIG_CPU_ISA_AVX2, OPRIG_CPU_ISA_AVX512}) {
+    if (isa > host_cpu_isa()) continue;
+    for (unsigned threads : {1u, 2u}) {
+      CpuBackend backend(threads, isa);
+      const std::vector<HostTensor> got = run_split(backend, in, 3, params_of(1, widths));
+      for (size_t k = 0; k < 3; ++k) EXPECT_EQ(got[k].bytes, want[k]) << "part " << k << " isa " << isa;
     }
   }
 }
