@@ -305,6 +305,7 @@ std::vector<Case> cases_for(const OpCaseSpace& space, const TestPlan& plan, cons
     ShapeEntry entry;
     for (const auto& t : lit.inputs)
       entry.inputs.push_back(t ? std::optional<std::vector<int64_t>>(t->shape) : std::nullopt);
+    entry.num_outputs = lit.num_outputs;
     Case c = base;
     c.fill = lit.name;
     c.variant = "lit";

@@ -200,7 +200,7 @@ ParamSweep parse_sweep(const std::string& name, const json& p, const std::string
 }
 
 GoldenLiteral parse_literal(const json& c, const std::string& where) {
-  only_keys(c, where, {"name", "dtype", "inputs", "params", "about"});
+  only_keys(c, where, {"name", "dtype", "inputs", "params", "num_outputs", "about"});
   GoldenLiteral lit;
   lit.name = get<std::string>(c.value("name", json("")), where + "/name");
   if (lit.name.empty()) fail(where, "a golden case needs a \"name\"");
@@ -233,6 +233,10 @@ GoldenLiteral parse_literal(const json& c, const std::string& where) {
   if (c.contains("params")) {
     lit.params = c.at("params");
     if (!lit.params.is_object()) fail(where + "/params", "expected an object");
+  }
+  if (c.contains("num_outputs")) {
+    lit.num_outputs = get<int>(c.at("num_outputs"), where + "/num_outputs");
+    if (lit.num_outputs < 1) fail(where + "/num_outputs", "must be at least 1");
   }
   return lit;
 }

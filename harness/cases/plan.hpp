@@ -94,6 +94,7 @@ struct GoldenLiteral {
   std::string dtype;  // canonical name of the driving type
   std::vector<std::optional<GoldenLiteralTensor>> inputs;
   nlohmann::json params = nlohmann::json::object();
+  int num_outputs = -1;  // a Repeated output: how many; -1: one per output def
 };
 
 struct TestPlan {

@@ -243,5 +243,37 @@ TEST(TensorParams, NestedArraysArriveRowMajor) {
   EXPECT_EQ(opsuite::RefParams(params).integers("pad_amount"), (std::vector<int64_t>{1, 2, 3, 4}));
 }
 
+// A golden literal of an op whose last output is Repeated says how many
+// outputs it has, as a shape entry does (Split's literal cases need it).
+TEST(GoldenLiterals, NumOutputsCountsARepeatedOutput) {
+  OpCaseSpace space;
+  space.op = "Parts";
+  space.package = "Test";
+  space.backends = {"cpu"};
+  TensorSlot in;
+  in.name = "in";
+  in.types_by_backend["cpu"] = {{OPRIG_DTYPE_FLOAT_32, false}};
+  TensorSlot out = in;
+  out.name = "out";
+  out.repeated = true;
+  space.inputs = {in};
+  space.outputs = {out};
+  const nlohmann::json plan_json = nlohmann::json::parse(R"({
+    "op": "Parts", "spec": "parts.xml", "shapes": [[6]],
+    "fills": {"uniform": {"kind": "uniform", "low": -1, "high": 1}},
+    "tolerance": {"FLOAT_32": {"ulp": 0, "reason": "a copy"}},
+    "golden": {"cases": [{"name": "three", "dtype": "FLOAT_32", "inputs": [[1, 2, 3, 4, 5, 6]], "num_outputs": 3},
+                         {"name": "one", "dtype": "FLOAT_32", "inputs": [[1, 2]]}]}})");
+  const TestPlan plan = parse_plan(plan_json, "parts/plan.json");
+  const std::vector<Case> cases = generate_cases(space, plan, {"cpu"});
+  std::map<std::string, size_t> outputs_by_literal;
+  for (const Case& c : cases)
+    if (c.literal >= 0) outputs_by_literal[c.fill] = c.outputs.size();
+  EXPECT_EQ(outputs_by_literal, (std::map<std::string, size_t>{{"one", 1}, {"three", 3}}));
+  nlohmann::json bad = plan_json;
+  bad["golden"]["cases"][0]["num_outputs"] = 0;
+  EXPECT_THROW(parse_plan(bad, "parts/plan.json"), std::runtime_error);
+}
+
 }  // namespace
 }  // namespace oprig::harness

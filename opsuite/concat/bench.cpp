@@ -1,0 +1,134 @@
+// Concat on the cpu backend through the package ABI against plain memcpy, in
+// the same run: three NHWC fp32 tensors 8x64x64x{64, 32, 32} joined along
+// channels into 8x64x64x128 (16 MiB out; per pixel one 256-byte and two
+// 128-byte chunks).
+//   BM_ConcatCpu/threads:N        — the kernel
+//   BM_ConcatMemcpyChunks/threads:N — the same concat as one glibc memcpy per
+//                                   chunk (what a user writes by hand)
+//   BM_ConcatMemcpyFlat/threads:N — one memcpy of 16 MiB: the bandwidth ceiling
+// Each moves the same bytes (read 16 MiB, write 16 MiB): compare
+// bytes_per_second. Threads:2 for the memcpy peers splits the pixels between
+// the caller and one std::thread, as BM_AddConstant does.
+#include <benchmark/benchmark.h>
+
+#include <array>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cpu/cpu_backend.hpp"
+#include "runner/kernel_session.hpp"
+
+namespace {
+
+using oprig::harness::HostTensor;
+using oprig::harness::KernelSession;
+using oprig::harness::ParamList;
+
+constexpr int64_t kPixels = 8 * 64 * 64;
+constexpr std::array<int64_t, 3> kChannels = {64, 32, 32};
+constexpr int64_t kOutChannels = 128;
+constexpr size_t kOutBytes = static_cast<size_t>(kPixels * kOutChannels) * sizeof(float);
+
+const std::vector<float>& input(size_t k) {
+  static const std::array<std::vector<float>, 3> inputs = [] {
+    std::array<std::vector<float>, 3> v;
+    for (size_t k = 0; k < 3; ++k) {
+      v[k].resize(static_cast<size_t>(kPixels * kChannels[k]));
+      for (size_t i = 0; i < v[k].size(); ++i) v[k][i] = static_cast<float>((i + 7 * k) % 1013) * 0.25f;
+    }
+    return v;
+  }();
+  return inputs[k];
+}
+
+std::vector<float>& output() {
+  static std::vector<float> y(kOutBytes / sizeof(float), 0.0f);  // pages faulted in before timing
+  return y;
+}
+
+struct Session {
+  std::unique_ptr<oprig::CpuBackend> backend;
+  std::unique_ptr<KernelSession> kernel;
+  std::string error;
+};
+
+std::unique_ptr<Session> make(unsigned threads) {
+  auto s = std::make_unique<Session>();
+  s->backend = std::make_unique<oprig::CpuBackend>(threads);
+  const oprig_implementation_v1* impl = oprig::harness::opsuite_implementation(OPRIG_BACKEND_CPU, &s->error);
+  if (impl == nullptr) return s;
+  std::vector<HostTensor> inputs;
+  for (size_t k = 0; k < 3; ++k)
+    inputs.push_back(HostTensor::of(OPRIG_DTYPE_FLOAT_32, {8, 64, 64, kChannels[k]}, input(k)));
+  oprig_tensor out{};
+  out.dtype = OPRIG_DTYPE_FLOAT_32;
+  s->kernel = std::make_unique<KernelSession>(*s->backend, *impl, "Concat", ParamList().add_int("axis", 3), inputs,
+                                              std::vector<oprig_tensor>{out});
+  if (!s->kernel->ok()) s->error = s->kernel->error();
+  return s;
+}
+
+void count(benchmark::State& state) {
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(2 * kOutBytes));
+}
+
+void BM_ConcatCpu(benchmark::State& state) {
+  const auto threads = static_cast<unsigned>(state.range(0));
+  static std::unique_ptr<Session> sessions[3];
+  auto& s = sessions[threads];
+  if (!s) s = make(threads);
+  if (!s->error.empty()) {
+    state.SkipWithError(s->error.c_str());
+    return;
+  }
+  for (auto _ : state)
+    if (s->kernel->run() != OPRIG_STATUS_OK) state.SkipWithError("execute failed");
+  count(state);
+}
+
+template <class Body>
+void split_over_threads(benchmark::State& state, int64_t units, Body body) {
+  const int64_t half = units / 2;
+  for (auto _ : state) {
+    if (state.range(0) == 1) {
+      body(0, units);
+    } else {
+      std::thread second([&] { body(half, units); });
+      body(0, half);
+      second.join();
+    }
+    benchmark::ClobberMemory();
+  }
+  count(state);
+}
+
+void BM_ConcatMemcpyChunks(benchmark::State& state) {
+  float* dst = output().data();
+  split_over_threads(state, kPixels, [&](int64_t begin, int64_t end) {
+    for (int64_t p = begin; p < end; ++p) {
+      float* to = dst + p * kOutChannels;
+      for (size_t k = 0; k < 3; ++k) {
+        std::memcpy(to, input(k).data() + p * kChannels[k], static_cast<size_t>(kChannels[k]) * sizeof(float));
+        to += kChannels[k];
+      }
+    }
+  });
+}
+
+void BM_ConcatMemcpyFlat(benchmark::State& state) {
+  static const std::vector<float> src(kOutBytes / sizeof(float), 1.0f);
+  const auto* from = reinterpret_cast<const std::byte*>(src.data());
+  auto* to = reinterpret_cast<std::byte*>(output().data());
+  split_over_threads(state, static_cast<int64_t>(kOutBytes), [&](int64_t b, int64_t e) {
+    std::memcpy(to + b, from + b, static_cast<size_t>(e - b));
+  });
+}
+
+}  // namespace
+
+BENCHMARK(BM_ConcatCpu)->ArgName("threads")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ConcatMemcpyChunks)->ArgName("threads")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ConcatMemcpyFlat)->ArgName("threads")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);

@@ -1,0 +1,147 @@
+// Resize on the cpu backend through the package ABI against oneDNN's
+// resampling primitive (libdnnl-dev, NHWC, forward inference; its linear
+// and nearest use half-pixel coordinates), in the same run:
+//   BM_ResizeCpu/shape:S/threads:N    — the kernel, HALF_PIXEL
+//   BM_ResizeOneDnn/shape:S/threads:N — oneDNN (OpenMP, capped with omp_set_num_threads)
+// Shapes (fp32):
+//   0: BILINEAR 2x up, 8x64x64x32 -> 8x128x128x32 (16 MiB out)
+//   1: NEAREST 2x up, the same sizes
+//   2: BILINEAR down, 8x128x128x32 -> 8x45x45x32
+// Throughput counts input bytes read plus output bytes written.
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include "cpu/cpu_backend.hpp"
+#include "runner/kernel_session.hpp"
+
+extern "C" void omp_set_num_threads(int);  // libgomp, oneDNN's threading runtime in Debian
+
+namespace {
+
+using oprig::harness::HostTensor;
+using oprig::harness::KernelSession;
+using oprig::harness::ParamList;
+
+struct Shape {
+  const char* mode;
+  int64_t n, h, w, c, out_h, out_w;
+  int64_t in_elements() const { return n * h * w * c; }
+  int64_t out_elements() const { return n * out_h * out_w * c; }
+};
+
+const Shape kShapes[] = {{"BILINEAR", 8, 64, 64, 32, 128, 128},
+                         {"NEAREST", 8, 64, 64, 32, 128, 128},
+                         {"BILINEAR", 8, 128, 128, 32, 45, 45}};
+
+const std::vector<float>& input(size_t shape) {
+  static std::vector<float> inputs[3];
+  std::vector<float>& x = inputs[shape];
+  if (x.empty()) {
+    x.resize(static_cast<size_t>(kShapes[shape].in_elements()));
+    for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i % 1021) * 0.01f - 5.0f;
+  }
+  return x;
+}
+
+void count(benchmark::State& state, const Shape& s) {
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * (s.in_elements() + s.out_elements()) * 4);
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations()) * s.out_elements());
+}
+
+struct Session {
+  std::unique_ptr<oprig::CpuBackend> backend;
+  std::unique_ptr<KernelSession> kernel;
+  std::string error;
+};
+
+std::unique_ptr<Session> make(size_t shape, unsigned threads) {
+  const Shape& s = kShapes[shape];
+  auto session = std::make_unique<Session>();
+  session->backend = std::make_unique<oprig::CpuBackend>(threads);
+  const oprig_implementation_v1* impl = oprig::harness::opsuite_implementation(OPRIG_BACKEND_CPU, &session->error);
+  if (impl == nullptr) return session;
+  oprig_tensor out{};
+  out.dtype = OPRIG_DTYPE_FLOAT_32;
+  ParamList params;
+  params.add_int("output_height", s.out_h)
+      .add_int("output_width", s.out_w)
+      .add_string("mode", s.mode)
+      .add_string("coordinate_transformation", "HALF_PIXEL");
+  session->kernel = std::make_unique<KernelSession>(
+      *session->backend, *impl, "Resize", params,
+      std::vector<HostTensor>{HostTensor::of(OPRIG_DTYPE_FLOAT_32, {s.n, s.h, s.w, s.c}, input(shape))},
+      std::vector<oprig_tensor>{out});
+  if (!session->kernel->ok()) session->error = session->kernel->error();
+  return session;
+}
+
+void BM_ResizeCpu(benchmark::State& state) {
+  const auto shape = static_cast<size_t>(state.range(0));
+  const auto threads = static_cast<unsigned>(state.range(1));
+  static std::unique_ptr<Session> sessions[3][3];
+  auto& s = sessions[shape][threads];
+  if (!s) s = make(shape, threads);
+  if (!s->error.empty()) {
+    state.SkipWithError(s->error.c_str());
+    return;
+  }
+  for (auto _ : state)
+    if (s->kernel->run() != OPRIG_STATUS_OK) state.SkipWithError("execute failed");
+  count(state, kShapes[shape]);
+}
+
+struct OneDnnResize {
+  dnnl::engine engine{dnnl::engine::kind::cpu, 0};
+  dnnl::stream stream{engine};
+  dnnl::resampling_forward resample;
+  dnnl::memory src, dst;
+
+  explicit OneDnnResize(size_t shape) {
+    using tag = dnnl::memory::format_tag;
+    using dt = dnnl::memory::data_type;
+    const Shape& s = kShapes[shape];
+    const dnnl::memory::desc src_md({s.n, s.c, s.h, s.w}, dt::f32, tag::nhwc);
+    const dnnl::memory::desc dst_md({s.n, s.c, s.out_h, s.out_w}, dt::f32, tag::nhwc);
+    const auto algorithm = std::string(s.mode) == "BILINEAR" ? dnnl::algorithm::resampling_linear
+                                                             : dnnl::algorithm::resampling_nearest;
+    const dnnl::resampling_forward::desc desc(dnnl::prop_kind::forward_inference, algorithm, src_md, dst_md);
+    resample = dnnl::resampling_forward(dnnl::resampling_forward::primitive_desc(desc, engine));
+    // Buffers oneDNN allocates (64-byte aligned): its kernels may use
+    // aligned non-temporal stores, which fault on a plain std::vector.
+    src = dnnl::memory(src_md, engine);
+    dst = dnnl::memory(dst_md, engine);
+    const std::vector<float>& x = input(shape);
+    std::copy(x.begin(), x.end(), static_cast<float*>(src.get_data_handle()));
+    std::fill_n(static_cast<float*>(dst.get_data_handle()), s.out_elements(), 0.0f);  // pages faulted in
+  }
+  void run() {
+    resample.execute(stream, {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}});
+    stream.wait();
+  }
+};
+
+void BM_ResizeOneDnn(benchmark::State& state) {
+  const auto shape = static_cast<size_t>(state.range(0));
+  omp_set_num_threads(static_cast<int>(state.range(1)));
+  static std::unique_ptr<OneDnnResize> resizes[3];
+  if (!resizes[shape]) resizes[shape] = std::make_unique<OneDnnResize>(shape);
+  for (auto _ : state) resizes[shape]->run();
+  count(state, kShapes[shape]);
+}
+
+void shapes_and_threads(benchmark::internal::Benchmark* b) {
+  b->ArgNames({"shape", "threads"});
+  for (int64_t shape = 0; shape < 3; ++shape)
+    for (int64_t threads : {1, 2}) b->Args({shape, threads});
+}
+
+}  // namespace
+
+BENCHMARK(BM_ResizeCpu)->Apply(shapes_and_threads)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ResizeOneDnn)->Apply(shapes_and_threads)->UseRealTime()->Unit(benchmark::kMillisecond);

@@ -1,0 +1,431 @@
+// Resize on the cpu backend: NEAREST and BILINEAR resampling of NHWC tensors,
+// FLOAT_32 and FLOAT_16 (BILINEAR widens fp16 to fp32 a channel block at a
+// time, computes, and rounds back once). Everything that depends only on an
+// output row or column is worked out once in prepare, in double, exactly as
+// the spec writes it: the input rows and columns each output index reads and
+// BILINEAR's weights, rounded once to fp32. Execute then walks output rows;
+// NHWC keeps a pixel's channels side by side, so each output pixel is one
+// copy of a channel vector (NEAREST) or, for BILINEAR, a blend across two
+// columns of a row that was first blended down from two input rows (the
+// spec's expression, in its order). No fused multiply-add anywhere, so the
+// AVX-512, AVX2 and baseline paths (chosen by the backend's cpu_isa) agree
+// bit for bit; the vector paths write large fp32 outputs with streaming
+// stores. Output rows are split over the backend's threads with
+// cpu_parallel_for.
+#include <immintrin.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <new>
+#include <optional>
+#include <vector>
+
+#include "common/kernel.hpp"
+#include "core/half.hpp"
+
+namespace oprig::opsuite {
+
+extern const KernelOps oprig_resize__cpu;
+
+namespace {
+
+enum class Mode { kNearest, kBilinear };
+enum class Transformation { kAlignCorners, kHalfPixel, kAsymmetric };
+enum class Rounding { kRoundPreferFloor, kRoundPreferCeil, kFloor, kCeil };
+
+// Per output index along one axis: the input index or indices it reads and,
+// for BILINEAR, the weights of the second one and of the first.
+struct AxisTable {
+  std::vector<size_t> first, second;
+  std::vector<float> weight, rest;  // rest = 1 - weight, rounded on its own
+};
+
+// Input columns [begin, end) that BILINEAR reads (downsampling skips some).
+struct ColumnRun {
+  size_t begin, end;
+};
+
+struct ResizeCpuKernel : KernelBase {
+  const oprig_backend_context* ctx = nullptr;
+  Mode mode = Mode::kNearest;
+  Transformation transformation = Transformation::kHalfPixel;
+  Rounding rounding = Rounding::kRoundPreferFloor;
+  int64_t out_height = 0, out_width = 0;
+  // From prepare.
+  oprig_dtype dtype = OPRIG_DTYPE_FLOAT_32;
+  int64_t batches = 0, height = 0, width = 0, channels = 0;
+  AxisTable rows, columns;
+  std::vector<ColumnRun> runs;
+};
+
+// ---- the tables (prepare) -----------------------------------------------------
+
+// Left to right in double: exact wherever the exact coordinate is an integer
+// or half an integer, so NEAREST breaks ties as exact arithmetic would.
+double input_coordinate(Transformation t, int64_t x, int64_t in, int64_t out) {
+  const auto xd = static_cast<double>(x), ind = static_cast<double>(in), outd = static_cast<double>(out);
+  switch (t) {
+    case Transformation::kAlignCorners: return out == 1 ? 0.0 : xd * (ind - 1) / (outd - 1);
+    case Transformation::kHalfPixel: return (xd + 0.5) * ind / outd - 0.5;
+    case Transformation::kAsymmetric: return xd * ind / outd;
+  }
+  return 0.0;
+}
+
+AxisTable axis_table(const ResizeCpuKernel& k, int64_t in, int64_t out) {
+  AxisTable t;
+  for (int64_t x = 0; x < out; ++x) {
+    const double c = input_coordinate(k.transformation, x, in, out);
+    if (k.mode == Mode::kNearest) {
+      double index = 0;
+      switch (k.rounding) {
+        case Rounding::kRoundPreferFloor: index = std::ceil(c - 0.5); break;
+        case Rounding::kRoundPreferCeil: index = std::floor(c + 0.5); break;
+        case Rounding::kFloor: index = std::floor(c); break;
+        case Rounding::kCeil: index = std::ceil(c); break;
+      }
+      t.first.push_back(static_cast<size_t>(std::clamp(static_cast<int64_t>(index), int64_t{0}, in - 1)));
+    } else {
+      const double clamped = std::clamp(c, 0.0, static_cast<double>(in - 1));
+      const auto first = static_cast<int64_t>(std::floor(clamped));
+      const double w = clamped - static_cast<double>(first);
+      t.first.push_back(static_cast<size_t>(first));
+      t.second.push_back(static_cast<size_t>(std::min(first + 1, in - 1)));
+      t.weight.push_back(static_cast<float>(w));
+      t.rest.push_back(static_cast<float>(1.0 - w));
+    }
+  }
+  return t;
+}
+
+// The runs of input columns that any output column reads, in order.
+std::vector<ColumnRun> column_runs(const AxisTable& columns, int64_t width) {
+  std::vector<bool> used(static_cast<size_t>(width), false);
+  for (size_t x = 0; x < columns.first.size(); ++x) used[columns.first[x]] = used[columns.second[x]] = true;
+  std::vector<ColumnRun> runs;
+  for (size_t i = 0; i < used.size(); ++i) {
+    if (!used[i]) continue;
+    if (!runs.empty() && runs.back().end == i) ++runs.back().end;
+    else runs.push_back({i, i + 1});
+  }
+  return runs;
+}
+
+// ---- fp16 <-> fp32 ------------------------------------------------------------
+
+using WidenFn = void (*)(const uint16_t*, float*, size_t);
+using NarrowFn = void (*)(const float*, uint16_t*, size_t);
+
+void widen_scalar(const uint16_t* s, float* d, size_t n) {
+  for (size_t i = 0; i < n; ++i) d[i] = half_to_float(s[i]);
+}
+void narrow_scalar(const float* s, uint16_t* d, size_t n) {
+  for (size_t i = 0; i < n; ++i) d[i] = float_to_half(s[i]);
+}
+
+#if defined(__x86_64__)
+// noipa: GCC's constant-propagated clones of these (n = 64) drew a bogus
+// -Waggressive-loop-optimizations on the tail loop.
+__attribute__((target("avx2,f16c"), noipa)) void widen_f16c(const uint16_t* s, float* d, size_t n) {
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8)
+    _mm256_storeu_ps(d + i, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i))));
+  for (; i < n; ++i) d[i] = half_to_float(s[i]);
+}
+__attribute__((target("avx2,f16c"), noipa)) void narrow_f16c(const float* s, uint16_t* d, size_t n) {
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8)
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + i),
+                     _mm256_cvtps_ph(_mm256_loadu_ps(s + i), _MM_FROUND_TO_NEAREST_INT));
+  for (; i < n; ++i) d[i] = float_to_half(s[i]);
+}
+#endif
+
+// ---- output rows ---------------------------------------------------------------
+
+struct Work {
+  const ResizeCpuKernel* k;
+  const void* src;
+  void* dst;
+  oprig_cpu_isa isa;
+  bool stream;  // fp32 BILINEAR: write output pixels with streaming stores
+};
+
+// BILINEAR across one output row: to[x][c] = (1 - wx) v[x0][c] + wx v[x1][c].
+using AcrossFn = void (*)(float*, const float*, const AxisTable&, size_t, size_t);
+
+__attribute__((always_inline)) inline void across_plain(float* to, const float* v, const AxisTable& columns,
+                                                        size_t out_width, size_t channels) {
+  for (size_t x = 0; x < out_width; ++x, to += channels) {
+    const float* left = v + columns.first[x] * channels;
+    const float* right = v + columns.second[x] * channels;
+    const float wx = columns.weight[x], rx = columns.rest[x];
+    for (size_t c = 0; c < channels; ++c) to[c] = rx * left[c] + wx * right[c];
+  }
+}
+
+// The same with streaming (non-temporal) stores, for large outputs: the
+// output is not read into the cache before being overwritten (no read for
+// ownership) nor kept there. Upsampling writes several output values per
+// input value, so writing is most of its time. `to` is vector-aligned and
+// channels a multiple of the vector width (checked once per execute). The
+// products and sums are those of across_plain, in the same order.
+#if defined(__x86_64__)
+__attribute__((target("avx2"))) void across_stream_avx2(float* to, const float* v, const AxisTable& columns,
+                                                        size_t out_width, size_t channels) {
+  for (size_t x = 0; x < out_width; ++x, to += channels) {
+    const float* left = v + columns.first[x] * channels;
+    const float* right = v + columns.second[x] * channels;
+    const __m256 r = _mm256_set1_ps(columns.rest[x]), w = _mm256_set1_ps(columns.weight[x]);
+    for (size_t c = 0; c < channels; c += 8)
+      _mm256_stream_ps(to + c, _mm256_add_ps(_mm256_mul_ps(r, _mm256_loadu_ps(left + c)),
+                                             _mm256_mul_ps(w, _mm256_loadu_ps(right + c))));
+  }
+  _mm_sfence();  // the streamed row before the thread reports its work done
+}
+__attribute__((target("avx512f"))) void across_stream_avx512(float* to, const float* v, const AxisTable& columns,
+                                                             size_t out_width, size_t channels) {
+  for (size_t x = 0; x < out_width; ++x, to += channels) {
+    const float* left = v + columns.first[x] * channels;
+    const float* right = v + columns.second[x] * channels;
+    const __m512 r = _mm512_set1_ps(columns.rest[x]), w = _mm512_set1_ps(columns.weight[x]);
+    for (size_t c = 0; c < channels; c += 16)
+      _mm512_stream_ps(to + c, _mm512_add_ps(_mm512_mul_ps(r, _mm512_loadu_ps(left + c)),
+                                             _mm512_mul_ps(w, _mm512_loadu_ps(right + c))));
+  }
+  _mm_sfence();
+}
+#endif
+
+// Output row r (over batch and out_height) as (image, row), stepped one row at
+// a time.
+struct RowPosition {
+  size_t n, y;
+  RowPosition(const ResizeCpuKernel& k, size_t r)
+      : n(r / static_cast<size_t>(k.out_height)), y(r % static_cast<size_t>(k.out_height)) {}
+  void next(const ResizeCpuKernel& k) {
+    if (++y < static_cast<size_t>(k.out_height)) return;
+    y = 0;
+    ++n;
+  }
+};
+
+template <class T>
+__attribute__((always_inline)) inline void nearest_rows(const Work& w, size_t begin, size_t end) {
+  const ResizeCpuKernel& k = *w.k;
+  const auto channels = static_cast<size_t>(k.channels), width = static_cast<size_t>(k.width);
+  const auto out_width = static_cast<size_t>(k.out_width);
+  RowPosition at(k, begin);
+  for (size_t r = begin; r < end; ++r, at.next(k)) {
+    const size_t input_row = at.n * static_cast<size_t>(k.height) + k.rows.first[at.y];
+    const T* row = static_cast<const T*>(w.src) + input_row * width * channels;
+    T* to = static_cast<T*>(w.dst) + r * out_width * channels;
+    for (size_t x = 0; x < out_width; ++x, to += channels) {
+      const T* from = row + k.columns.first[x] * channels;
+      for (size_t c = 0; c < channels; ++c) to[c] = from[c];
+    }
+  }
+}
+
+constexpr size_t kChunk = 1024;  // fp16 values widened at a time
+
+// BILINEAR, one output row at a time, in the spec's order: first down the
+// columns, v = (1 - wy) a + wy c for every input column the row reads (a
+// buffer of whole columns of channels, long contiguous loops), then across,
+// (1 - wx) v[x0] + wx v[x1] per output pixel. Upsampling reads each input
+// column for several output pixels, so the vertical blend is done once per
+// column rather than once per pixel.
+template <bool kHalf, AcrossFn kStreamAcross>
+__attribute__((always_inline)) inline void bilinear_rows(const Work& w, size_t begin, size_t end, WidenFn widen,
+                                                         NarrowFn narrow) {
+  const ResizeCpuKernel& k = *w.k;
+  const auto channels = static_cast<size_t>(k.channels), width = static_cast<size_t>(k.width);
+  const auto out_width = static_cast<size_t>(k.out_width);
+  std::vector<float> v(width * channels);
+  std::vector<float> top, bottom, line;  // fp16: input stretches widened, the output row before narrowing
+  if constexpr (kHalf) {
+    top.resize(kChunk);
+    bottom.resize(kChunk);
+    line.resize(out_width * channels);
+  }
+  RowPosition at(k, begin);
+  for (size_t r = begin; r < end; ++r, at.next(k)) {
+    const size_t image_row = at.n * static_cast<size_t>(k.height);
+    const size_t row0 = (image_row + k.rows.first[at.y]) * width * channels;
+    const size_t row1 = (image_row + k.rows.second[at.y]) * width * channels;
+    const float wy = k.rows.weight[at.y], ry = k.rows.rest[at.y];
+    for (const ColumnRun& run : k.runs) {
+      const size_t first = run.begin * channels, count = (run.end - run.begin) * channels;
+      if constexpr (!kHalf) {
+        const float* a = static_cast<const float*>(w.src) + row0 + first;
+        const float* c = static_cast<const float*>(w.src) + row1 + first;
+        for (size_t i = 0; i < count; ++i) v[first + i] = ry * a[i] + wy * c[i];
+      } else {
+        for (size_t done = 0; done < count; done += kChunk) {
+          const size_t m = std::min(kChunk, count - done);
+          widen(static_cast<const uint16_t*>(w.src) + row0 + first + done, top.data(), m);
+          widen(static_cast<const uint16_t*>(w.src) + row1 + first + done, bottom.data(), m);
+          float* out = v.data() + first + done;
+          for (size_t i = 0; i < m; ++i) out[i] = ry * top[i] + wy * bottom[i];
+        }
+      }
+    }
+    if constexpr (!kHalf) {
+      float* to = static_cast<float*>(w.dst) + r * out_width * channels;
+      if (w.stream) kStreamAcross(to, v.data(), k.columns, out_width, channels);
+      else across_plain(to, v.data(), k.columns, out_width, channels);
+    } else {
+      across_plain(line.data(), v.data(), k.columns, out_width, channels);
+      narrow(line.data(), static_cast<uint16_t*>(w.dst) + r * out_width * channels, line.size());
+    }
+  }
+}
+
+template <bool kHalf, AcrossFn kStreamAcross = across_plain>
+__attribute__((always_inline)) inline void range_body(const Work& w, size_t begin, size_t end, WidenFn widen,
+                                                      NarrowFn narrow) {
+  if (w.k->mode == Mode::kBilinear) return bilinear_rows<kHalf, kStreamAcross>(w, begin, end, widen, narrow);
+  if constexpr (kHalf) nearest_rows<uint16_t>(w, begin, end);
+  else nearest_rows<float>(w, begin, end);
+}
+
+// One function per ISA. fp-contract=off: no fused multiply-add, so every path
+// rounds the same products and sums. no-tree-loop-distribute-patterns: GCC
+// would otherwise turn NEAREST's copy loop into a call to memcpy, whose ISA
+// is glibc's choice rather than the backend's cpu_isa.
+#define OPRIG_RESIZE_PATH __attribute__((optimize("fp-contract=off", "no-tree-loop-distribute-patterns")))
+
+template <bool kHalf>
+OPRIG_RESIZE_PATH void range_scalar(const Work& w, size_t begin, size_t end) {
+  range_body<kHalf>(w, begin, end, widen_scalar, narrow_scalar);
+}
+#if defined(__x86_64__)
+template <bool kHalf>
+OPRIG_RESIZE_PATH __attribute__((target("avx2,fma,f16c"))) void range_avx2(const Work& w, size_t begin, size_t end) {
+  range_body<kHalf, across_stream_avx2>(w, begin, end, widen_f16c, narrow_f16c);
+}
+template <bool kHalf>
+OPRIG_RESIZE_PATH __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma,f16c,prefer-vector-width=512")))
+void range_avx512(const Work& w, size_t begin, size_t end) {
+  range_body<kHalf, across_stream_avx512>(w, begin, end, widen_f16c, narrow_f16c);
+}
+#endif
+
+template <bool kHalf>
+void range_for_isa(const Work& w, size_t begin, size_t end) {
+#if defined(__x86_64__)
+  if (w.isa == OPRIG_CPU_ISA_AVX512) return range_avx512<kHalf>(w, begin, end);
+  if (w.isa == OPRIG_CPU_ISA_AVX2) return range_avx2<kHalf>(w, begin, end);
+#endif
+  range_scalar<kHalf>(w, begin, end);
+}
+
+void run_range(void* arg, size_t begin, size_t end) {
+  const Work& w = *static_cast<const Work*>(arg);
+  if (w.k->dtype == OPRIG_DTYPE_FLOAT_16) range_for_isa<true>(w, begin, end);
+  else range_for_isa<false>(w, begin, end);
+}
+
+// ---- the ABI --------------------------------------------------------------
+
+oprig_status create(const oprig_backend_context* ctx, const oprig_param* params, size_t num_params,
+                    oprig_kernel** out_kernel) {
+  *out_kernel = nullptr;
+  const std::optional<double> out_height = scalar_param(params, num_params, "output_height");
+  const std::optional<double> out_width = scalar_param(params, num_params, "output_width");
+  if (!out_height || !out_width || *out_height < 1 || *out_width < 1) return OPRIG_STATUS_INVALID_ARGUMENT;
+  // Absent enumerations take the spec's defaults: NEAREST, HALF_PIXEL, ROUND_PREFER_FLOOR.
+  const int mode = enum_param(params, num_params, "mode", {"NEAREST", "BILINEAR"}).value_or(0);
+  const int transformation = enum_param(params, num_params, "coordinate_transformation",
+                                        {"ALIGN_CORNERS", "HALF_PIXEL", "ASYMMETRIC"})
+                                 .value_or(1);
+  const int rounding = enum_param(params, num_params, "nearest_mode",
+                                  {"ROUND_PREFER_FLOOR", "ROUND_PREFER_CEIL", "FLOOR", "CEIL"})
+                           .value_or(0);
+  if (mode < 0 || transformation < 0 || rounding < 0) return OPRIG_STATUS_INVALID_ARGUMENT;
+  auto* k = new (std::nothrow) ResizeCpuKernel();
+  if (k == nullptr) return OPRIG_STATUS_OUT_OF_MEMORY;
+  k->ops = &oprig_resize__cpu;
+  k->ctx = ctx;
+  k->mode = static_cast<Mode>(mode);
+  k->transformation = static_cast<Transformation>(transformation);
+  k->rounding = static_cast<Rounding>(rounding);
+  k->out_height = static_cast<int64_t>(*out_height);
+  k->out_width = static_cast<int64_t>(*out_width);
+  *out_kernel = to_handle(k);
+  return OPRIG_STATUS_OK;
+}
+
+oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t num_inputs, oprig_tensor* outputs,
+                     size_t num_outputs) {
+  if (num_inputs != 1 || num_outputs != 1) return OPRIG_STATUS_INVALID_ARGUMENT;
+  const oprig_tensor& in = inputs[0];
+  oprig_tensor& out = outputs[0];
+  if (in.dtype != OPRIG_DTYPE_FLOAT_32 && in.dtype != OPRIG_DTYPE_FLOAT_16) return OPRIG_STATUS_UNSUPPORTED;
+  if (out.dtype != in.dtype) return OPRIG_STATUS_INVALID_ARGUMENT;
+  if (in.rank != 4 || in.dims[1] < 1 || in.dims[2] < 1) return OPRIG_STATUS_INVALID_ARGUMENT;
+  auto* k = from_handle<ResizeCpuKernel>(handle);
+  k->dtype = static_cast<oprig_dtype>(in.dtype);
+  k->batches = in.dims[0];
+  k->height = in.dims[1];
+  k->width = in.dims[2];
+  k->channels = in.dims[3];
+  k->rows = axis_table(*k, k->height, k->out_height);
+  k->columns = axis_table(*k, k->width, k->out_width);
+  k->runs = k->mode == Mode::kBilinear ? column_runs(k->columns, k->width) : std::vector<ColumnRun>{};
+  out.rank = 4;
+  out.dims[0] = k->batches;
+  out.dims[1] = k->out_height;
+  out.dims[2] = k->out_width;
+  out.dims[3] = k->channels;
+  return OPRIG_STATUS_OK;
+}
+
+// Whether fp32 BILINEAR streams its output: large enough to be worth it
+// (several times a core's L2 and a good share of the L3 it can count on),
+// on a vector path, with every output pixel starting on a vector boundary.
+bool streams(const ResizeCpuKernel& k, oprig_cpu_isa isa, const void* dst) {
+  constexpr size_t kStreamBytes = size_t{8} << 20;
+  const size_t lanes = isa == OPRIG_CPU_ISA_AVX512 ? 16 : isa == OPRIG_CPU_ISA_AVX2 ? 8 : 0;
+  const auto bytes = static_cast<size_t>(k.batches * k.out_height * k.out_width * k.channels) * 4;
+  return k.mode == Mode::kBilinear && k.dtype == OPRIG_DTYPE_FLOAT_32 && lanes != 0 && bytes >= kStreamBytes &&
+         static_cast<size_t>(k.channels) % lanes == 0 && reinterpret_cast<uintptr_t>(dst) % (lanes * 4) == 0;
+}
+
+oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t num_inputs, const oprig_tensor* outputs,
+                     size_t num_outputs, oprig_execute_info*) {
+  if (num_inputs != 1 || num_outputs != 1) return OPRIG_STATUS_INVALID_ARGUMENT;
+  const auto* k = from_handle<ResizeCpuKernel>(handle);
+  const auto rows = static_cast<size_t>(k->batches * k->out_height);
+  if (rows == 0 || k->channels == 0) return OPRIG_STATUS_OK;
+  const auto isa = static_cast<oprig_cpu_isa>(k->ctx->cpu_isa);
+  Work work{k, inputs[0].data, outputs[0].data, isa, streams(*k, isa, outputs[0].data)};
+  // About 64 Ki output values a thread at least: less is not worth a hand-off.
+  const size_t grain = std::max<size_t>(1, (size_t{1} << 16) / static_cast<size_t>(k->out_width * k->channels));
+  k->ctx->cpu_parallel_for(k->ctx->cpu_pool, rows, grain, run_range, &work);
+  return OPRIG_STATUS_OK;
+}
+
+void destroy(oprig_kernel* handle) { delete from_handle<ResizeCpuKernel>(handle); }
+
+oprig_status cost(const oprig_kernel* handle, oprig_cost* out) {
+  const auto* k = from_handle<const ResizeCpuKernel>(handle);
+  const uint64_t width = k->dtype == OPRIG_DTYPE_FLOAT_16 ? 2 : 4;
+  const auto outputs = static_cast<uint64_t>(k->batches * k->out_height * k->out_width * k->channels);
+  const auto inputs = static_cast<uint64_t>(k->batches * k->height * k->width * k->channels);
+  const bool bilinear = k->mode == Mode::kBilinear;
+  out->flops = bilinear ? 9 * outputs : 0;  // six products and three sums per value
+  // Each output value reads its neighbours (from cache after the first time);
+  // count the smaller of what is read and the whole input.
+  out->bytes_read = std::min(inputs, (bilinear ? 4 : 1) * outputs) * width;
+  out->bytes_written = outputs * width;
+  return OPRIG_STATUS_OK;
+}
+
+}  // namespace
+
+const KernelOps oprig_resize__cpu = {"Resize", create, prepare, execute, destroy, cost};
+
+}  // namespace oprig::opsuite

@@ -1,0 +1,135 @@
+// Split on the cpu backend through the package ABI against plain memcpy, in
+// the same run: an NHWC fp32 tensor 8x64x64x128 cut along channels into
+// 8x64x64x{64, 32, 32} (16 MiB in; per pixel one 256-byte and two 128-byte
+// chunks).
+//   BM_SplitCpu/threads:N          — the kernel
+//   BM_SplitMemcpyChunks/threads:N — the same split as one glibc memcpy per
+//                                    chunk (what a user writes by hand)
+//   BM_SplitMemcpyFlat/threads:N   — one memcpy of 16 MiB: the bandwidth ceiling
+// Each moves the same bytes (read 16 MiB, write 16 MiB): compare
+// bytes_per_second. Threads:2 for the memcpy peers splits the pixels between
+// the caller and one std::thread, as BM_AddConstant does.
+#include <benchmark/benchmark.h>
+
+#include <array>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cpu/cpu_backend.hpp"
+#include "runner/kernel_session.hpp"
+
+namespace {
+
+using oprig::harness::HostTensor;
+using oprig::harness::KernelSession;
+using oprig::harness::ParamList;
+
+constexpr int64_t kPixels = 8 * 64 * 64;
+constexpr int64_t kInChannels = 128;
+constexpr std::array<int64_t, 3> kChannels = {64, 32, 32};
+constexpr size_t kInBytes = static_cast<size_t>(kPixels * kInChannels) * sizeof(float);
+
+const std::vector<float>& input() {
+  static const std::vector<float> v = [] {
+    std::vector<float> x(kInBytes / sizeof(float));
+    for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i % 1013) * 0.25f;
+    return x;
+  }();
+  return v;
+}
+
+std::vector<float>& output(size_t k) {
+  static std::array<std::vector<float>, 3> outputs = [] {  // zero-filled: pages faulted in before timing
+    std::array<std::vector<float>, 3> v;
+    for (size_t k = 0; k < 3; ++k) v[k].assign(static_cast<size_t>(kPixels * kChannels[k]), 0.0f);
+    return v;
+  }();
+  return outputs[k];
+}
+
+struct Session {
+  std::unique_ptr<oprig::CpuBackend> backend;
+  std::unique_ptr<KernelSession> kernel;
+  std::string error;
+};
+
+std::unique_ptr<Session> make(unsigned threads) {
+  auto s = std::make_unique<Session>();
+  s->backend = std::make_unique<oprig::CpuBackend>(threads);
+  const oprig_implementation_v1* impl = oprig::harness::opsuite_implementation(OPRIG_BACKEND_CPU, &s->error);
+  if (impl == nullptr) return s;
+  oprig_tensor out{};
+  out.dtype = OPRIG_DTYPE_FLOAT_32;
+  s->kernel = std::make_unique<KernelSession>(
+      *s->backend, *impl, "Split",
+      ParamList().add_int("axis", 3).add_ints("split", {kChannels[0], kChannels[1], kChannels[2]}),
+      std::vector<HostTensor>{HostTensor::of(OPRIG_DTYPE_FLOAT_32, {8, 64, 64, kInChannels}, input())},
+      std::vector<oprig_tensor>{out, out, out});
+  if (!s->kernel->ok()) s->error = s->kernel->error();
+  return s;
+}
+
+void count(benchmark::State& state) {
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(2 * kInBytes));
+}
+
+void BM_SplitCpu(benchmark::State& state) {
+  const auto threads = static_cast<unsigned>(state.range(0));
+  static std::unique_ptr<Session> sessions[3];
+  auto& s = sessions[threads];
+  if (!s) s = make(threads);
+  if (!s->error.empty()) {
+    state.SkipWithError(s->error.c_str());
+    return;
+  }
+  for (auto _ : state)
+    if (s->kernel->run() != OPRIG_STATUS_OK) state.SkipWithError("execute failed");
+  count(state);
+}
+
+template <class Body>
+void split_over_threads(benchmark::State& state, int64_t units, Body body) {
+  const int64_t half = units / 2;
+  for (auto _ : state) {
+    if (state.range(0) == 1) {
+      body(0, units);
+    } else {
+      std::thread second([&] { body(half, units); });
+      body(0, half);
+      second.join();
+    }
+    benchmark::ClobberMemory();
+  }
+  count(state);
+}
+
+void BM_SplitMemcpyChunks(benchmark::State& state) {
+  const float* src = input().data();
+  split_over_threads(state, kPixels, [&](int64_t begin, int64_t end) {
+    for (int64_t p = begin; p < end; ++p) {
+      const float* from = src + p * kInChannels;
+      for (size_t k = 0; k < 3; ++k) {
+        std::memcpy(output(k).data() + p * kChannels[k], from, static_cast<size_t>(kChannels[k]) * sizeof(float));
+        from += kChannels[k];
+      }
+    }
+  });
+}
+
+void BM_SplitMemcpyFlat(benchmark::State& state) {
+  static std::vector<float> dst(kInBytes / sizeof(float), 0.0f);
+  const auto* from = reinterpret_cast<const std::byte*>(input().data());
+  auto* to = reinterpret_cast<std::byte*>(dst.data());
+  split_over_threads(state, static_cast<int64_t>(kInBytes), [&](int64_t b, int64_t e) {
+    std::memcpy(to + b, from + b, static_cast<size_t>(e - b));
+  });
+}
+
+}  // namespace
+
+BENCHMARK(BM_SplitCpu)->ArgName("threads")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SplitMemcpyChunks)->ArgName("threads")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SplitMemcpyFlat)->ArgName("threads")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
