@@ -41,7 +41,7 @@ INSTANTIATE_TEST_SUITE_P(
                  {"subgraph 0 operation 0 operand 4", "else branch (subgraph 2) output 0: type differs"}},
         BadModel{"use_before_write.json", {"subgraph 0 operation 0 operand 1", "used before any operation writes it"}},
         BadModel{"unknown_prefix.json", {"subgraph 0 operation 0", "extension prefix 2"}},
-        BadModel{"missing_op.json", {"subgraph 0 operation 0", "asks for op index 5"}},
+        BadModel{"missing_op.json", {"subgraph 0 operation 0", "asks for op index 65535"}},
         BadModel{"while_condition_shape.json",
                  {"subgraph 0 operation 0", "condition subgraph output must be BOOL_8 [1], is BOOL_8 [2]"}}),
     [](const ::testing::TestParamInfo<BadModel>& info) {
