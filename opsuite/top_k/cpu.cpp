@@ -19,8 +19,8 @@
 //    The pre-test compares values, not keys (one instruction per vector; see
 //    float_of_key). One long line is split over the threads, each part
 //    filtered on its own, and the parts' winners merged.
-//  - Otherwise: the ranks of the whole line, std::nth_element for the k
-//    greatest, then the order the spec asks for.
+//  - Otherwise: radix selection of the k-th greatest key over the whole line,
+//    the winners gathered in index order, radix-sorted when sorted is asked.
 // Lines along an inner axis (inner > 1) are copied into a contiguous buffer
 // first, 16 lines at a time from contiguous row segments.
 // All paths select the same ranks, so every ISA gives identical outputs.
@@ -467,41 +467,118 @@ inline bool uses_filter(size_t k, size_t n) { return k <= kMaxFilterK && k * 16 
 
 // What one task needs to select the k best of a line; buffers from
 // new (std::nothrow), since an exception must not escape a pool thread.
+// ---- large k: radix selection ------------------------------------------------------------------
+// The keys of the line as unsigned integers in the same order (u = key with
+// the sign bit flipped). The k-th greatest u, T, is found digit by digit
+// (11, 11 and 10 bits; each pass counts the elements that share the digits
+// found so far); the winners are then gathered in index order: every u > T,
+// and the first elements with u == T until there are k. That order is the
+// unsorted output as it stands; sorted, a stable least-significant-digit
+// radix sort by descending u keeps equal keys in index order. A few passes
+// over the line instead of nth_element's data-dependent branches.
+struct RadixSelect {
+  std::unique_ptr<uint32_t[]> u, winners_u, tmp_u;
+  std::unique_ptr<int32_t[]> winners_i, tmp_i;
+  bool allocate(size_t n, size_t k) {
+    u.reset(new (std::nothrow) uint32_t[std::max<size_t>(n, 1)]);
+    winners_u.reset(new (std::nothrow) uint32_t[k]);
+    tmp_u.reset(new (std::nothrow) uint32_t[k]);
+    winners_i.reset(new (std::nothrow) int32_t[k]);
+    tmp_i.reset(new (std::nothrow) int32_t[k]);
+    return u && winners_u && tmp_u && winners_i && tmp_i;
+  }
+
+  // The k winners of line[0, n), ordered as `sorted` asks, as ranks into out.
+  template <class T>
+  void select(const T* line, size_t n, size_t k, int32_t flip, bool sorted, uint64_t* out) {
+    for (size_t i = 0; i < n; ++i) u[i] = static_cast<uint32_t>(oriented_key(line[i], flip)) ^ 0x80000000u;
+    uint32_t prefix = 0, known = 0;  // digits of T found so far, and which bits they are
+    size_t wanted = k;               // how many elements >= T are still to be found
+    constexpr int kShift[3] = {21, 10, 0}, kBits[3] = {11, 11, 10};
+    uint32_t count[2048];
+    for (int pass = 0; pass < 3; ++pass) {
+      const uint32_t digits = (1u << kBits[pass]) - 1;
+      std::fill_n(count, digits + 1, 0u);
+      for (size_t i = 0; i < n; ++i)
+        if ((u[i] & known) == prefix) ++count[(u[i] >> kShift[pass]) & digits];
+      uint32_t d = digits;
+      while (count[d] < wanted) wanted -= count[d--];
+      prefix |= d << kShift[pass];
+      known |= digits << kShift[pass];
+    }
+    // prefix is T; `wanted` elements equal to T enter, in index order.
+    size_t m = 0;
+    for (size_t i = 0; i < n; ++i) {
+      const bool enters = u[i] > prefix || (u[i] == prefix && wanted > 0);
+      wanted -= u[i] == prefix && wanted > 0;
+      winners_u[m] = u[i];
+      winners_i[m] = static_cast<int32_t>(i);
+      m += enters;
+    }
+    if (sorted) sort_descending(k);
+    for (size_t j = 0; j < k; ++j)
+      out[j] = rank_of(static_cast<int32_t>(winners_u[j] ^ 0x80000000u), static_cast<size_t>(winners_i[j]));
+  }
+
+  // Stable, by descending u: four passes of 8 bits over ~u.
+  void sort_descending(size_t k) {
+    uint32_t* src_u = winners_u.get();
+    int32_t* src_i = winners_i.get();
+    uint32_t* dst_u = tmp_u.get();
+    int32_t* dst_i = tmp_i.get();
+    for (int shift = 0; shift < 32; shift += 8) {
+      size_t start[257] = {};
+      for (size_t j = 0; j < k; ++j) ++start[((~src_u[j] >> shift) & 0xFF) + 1];
+      for (int d = 0; d < 256; ++d) start[d + 1] += start[d];
+      for (size_t j = 0; j < k; ++j) {
+        const size_t at = start[(~src_u[j] >> shift) & 0xFF]++;
+        dst_u[at] = src_u[j];
+        dst_i[at] = src_i[j];
+      }
+      std::swap(src_u, dst_u);
+      std::swap(src_i, dst_i);
+    }
+    // Four passes: the result is back in winners_*.
+  }
+};
+
 struct LineSelector {
   const TopKCpuKernel& kr;
   oprig_cpu_isa isa;
-  const bool filter;  // the filter pass (else nth_element over the whole line)
+  const bool filter;  // the filter pass (else radix selection over the whole line)
   CandidateBuffers candidates;
-  std::unique_ptr<uint64_t[]> winners, scratch;
+  RadixSelect radix;
+  std::unique_ptr<uint64_t[]> winners;
 
   // n: the longest line (or line part) this task selects from.
   LineSelector(Work& w, size_t n) : kr(*w.k), isa(w.isa), filter(uses_filter(kr.k, n)) {
     winners.reset(new (std::nothrow) uint64_t[kr.k]);
-    const bool ok = filter ? candidates.allocate(kr.k)
-                           : (scratch.reset(new (std::nothrow) uint64_t[n]), scratch != nullptr);
+    const bool ok = filter ? candidates.allocate(kr.k) : radix.allocate(n, kr.k);
     if (!ok || !winners) w.out_of_memory = true;
   }
-  bool ok() const { return winners && (candidates.keys || scratch); }
+  bool ok() const { return winners && (candidates.keys || radix.u); }
 
-  // The k best ranks of line[0, n) (k <= n) into out, unordered; indices from base.
+  // The k best ranks of line[0, n) (k <= n) into out, unordered; indices
+  // from base. The filter path only (parts of split lines use it).
   template <class T>
   void select(const T* line, size_t n, size_t base, uint64_t* out) {
     const int32_t flip = kr.largest ? 0 : -1;
 #if defined(__x86_64__)
-    if (filter && isa == OPRIG_CPU_ISA_AVX512 && kr.k <= 16)
+    if (isa == OPRIG_CPU_ISA_AVX512 && kr.k <= 16)
       return kr.largest ? top16_line_avx512<true>(line, n, kr.k, base, out)
                         : top16_line_avx512<false>(line, n, kr.k, base, out);
 #endif
-    if (filter) return candidates.select(isa, line, n, kr.k, flip, base, out);
-    for (size_t i = 0; i < n; ++i) scratch[i] = rank_of(oriented_key(line[i], flip), base + i);
-    std::nth_element(scratch.get(), scratch.get() + (kr.k - 1), scratch.get() + n, std::greater<>());
-    std::copy(scratch.get(), scratch.get() + kr.k, out);
+    candidates.select(isa, line, n, kr.k, flip, base, out);
   }
   // A whole line, ordered, written to the outputs (`stride` apart).
   template <class T>
   void line(const T* x, T* values, int32_t* indices, size_t stride) {
-    select(x, kr.n, 0, winners.get());
-    order_winners(winners.get(), kr.k, kr.sorted);
+    if (filter) {
+      select(x, kr.n, 0, winners.get());
+      order_winners(winners.get(), kr.k, kr.sorted);
+    } else {
+      radix.select(x, kr.n, kr.k, kr.largest ? 0 : -1, kr.sorted, winners.get());
+    }
     write_winners(winners.get(), kr.k, x, values, indices, stride);
   }
 };
