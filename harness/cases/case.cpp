@@ -201,7 +201,9 @@ std::vector<CaseTensor> case_outputs(const OpCaseSpace& space, const TypeCombo& 
     if (slots == 0 || (!space.outputs.back().repeated && static_cast<size_t>(entry.num_outputs) != slots))
       throw std::runtime_error(plan.file.string() + ": num_outputs " + std::to_string(entry.num_outputs) +
                                " needs a Repeated last output in the spec of " + space.op);
-    if (static_cast<size_t>(entry.num_outputs) < slots)
+    // An optional (Mandatory false) Repeated last output may occur zero times.
+    const bool last_optional = space.outputs.back().repeated && !space.outputs.back().mandatory;
+    if (static_cast<size_t>(entry.num_outputs) + (last_optional ? 1 : 0) < slots)
       throw std::runtime_error(plan.file.string() + ": num_outputs is below the op's output count");
     count = static_cast<size_t>(entry.num_outputs);
   }

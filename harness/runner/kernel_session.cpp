@@ -119,30 +119,30 @@ void KernelSession::start(const std::string& op) {
     error_ = status_text("prepare()", prepare_status_);
     return;
   }
+  resolve_status_ = OPRIG_STATUS_OK;
+  const bool unknown = std::any_of(out_desc_.begin(), out_desc_.end(), [](const oprig_tensor& d) {
+    return std::any_of(d.dims, d.dims + std::min<uint32_t>(d.rank, OPRIG_MAX_RANK), [](int64_t v) { return v < 0; });
+  });
+  if (unknown) {
+    if (impl_.resolve_shapes == nullptr) {
+      error_ = "prepare() left an output dimension unknown (-1) but the package has no resolve_shapes()";
+      return;
+    }
+    std::vector<oprig_tensor> host_in = in_desc_;
+    for (size_t k = 0; k < inputs_.size(); ++k)
+      host_in[k].data = inputs_[k].present && !inputs_[k].bytes.empty() ? inputs_[k].bytes.data() : nullptr;
+    resolve_status_ = impl_.resolve_shapes(kernel_, host_in.data(), host_in.size(), out_desc_.data(), out_desc_.size());
+    if (resolve_status_ != OPRIG_STATUS_OK) {
+      error_ = status_text("resolve_shapes()", resolve_status_);
+      return;
+    }
+  }
   for (size_t k = 0; k < inputs_.size(); ++k) {
     in_buf_.push_back(nullptr);
     if (!inputs_[k].present) continue;
     in_buf_.back() = backend_.allocate(inputs_[k].bytes.size());
     backend_.write(*in_buf_.back(), inputs_[k].bytes);
     in_buf_.back()->bind(in_desc_[k]);
-  }
-  // Data-dependent output shapes: resolve_shapes() with host copies of the inputs.
-  const bool unknown = std::any_of(out_desc_.begin(), out_desc_.end(), [](const oprig_tensor& d) {
-    return std::any_of(d.dims, d.dims + std::min<uint32_t>(d.rank, OPRIG_MAX_RANK), [](int64_t x) { return x < 0; });
-  });
-  if (unknown) {
-    if (impl_.resolve_shapes == nullptr) {
-      error_ = "prepare() left an output dimension unknown (-1) and the package has no resolve_shapes()";
-      return;
-    }
-    std::vector<oprig_tensor> host_in = in_desc_;
-    for (size_t k = 0; k < inputs_.size(); ++k)
-      host_in[k].data = inputs_[k].bytes.empty() ? nullptr : inputs_[k].bytes.data();
-    const oprig_status s = impl_.resolve_shapes(kernel_, host_in.data(), host_in.size(), out_desc_.data(), out_desc_.size());
-    if (s != OPRIG_STATUS_OK) {
-      error_ = status_text("resolve_shapes()", s);
-      return;
-    }
   }
   for (oprig_tensor& d : out_desc_) {
     size_t n = 1;

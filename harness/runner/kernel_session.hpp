@@ -74,8 +74,11 @@ class ParamList {
 class KernelSession {
  public:
   // Creates and prepares the kernel and uploads the inputs; `outputs` gives
-  // each output's dtype and quantisation. On failure ok() is false and
-  // error() says which call failed with which status.
+  // each output's dtype and quantisation. Output dimensions prepare() leaves
+  // at -1 are resolved once, here, by resolve_shapes() on host copies of the
+  // inputs (as the harness does); write_input() does not resolve them again.
+  // On failure ok() is false and error() says which call failed with which
+  // status.
   KernelSession(Backend& backend, const oprig_implementation_v1& impl, const std::string& op,
                 const ParamList& params, std::vector<HostTensor> inputs, std::vector<oprig_tensor> outputs);
   // The same with parameters already in ABI form; they must outlive the session.
@@ -90,6 +93,8 @@ class KernelSession {
   const std::string& error() const { return error_; }
   oprig_status create_status() const { return create_status_; }
   oprig_status prepare_status() const { return prepare_status_; }
+  // OPRIG_STATUS_OK also when no dimension needed resolving.
+  oprig_status resolve_status() const { return resolve_status_; }
   // Output descriptions after prepare (shapes inferred by the kernel).
   const std::vector<oprig_tensor>& outputs() const { return out_desc_; }
   oprig_kernel* kernel() const { return kernel_; }
@@ -110,6 +115,7 @@ class KernelSession {
   std::vector<oprig_tensor> in_desc_, out_desc_;
   std::vector<std::unique_ptr<DeviceBuffer>> in_buf_, out_buf_;
   oprig_status create_status_ = OPRIG_STATUS_INTERNAL, prepare_status_ = OPRIG_STATUS_INTERNAL;
+  oprig_status resolve_status_ = OPRIG_STATUS_INTERNAL;
   std::string error_;
 
   void start(const std::string& op);

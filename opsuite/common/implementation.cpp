@@ -96,9 +96,18 @@ oprig_status cost(const oprig_kernel* kernel, oprig_cost* out_cost) {
   return ops->cost(kernel, out_cost);
 }
 
+oprig_status resolve_shapes(oprig_kernel* kernel, const oprig_tensor* inputs, size_t num_inputs,
+                            oprig_tensor* outputs, size_t num_outputs) {
+  if (kernel == nullptr) return OPRIG_STATUS_INVALID_ARGUMENT;
+  const KernelOps* ops = ops_of(kernel);
+  // The host calls this only when prepare() left a -1, which such a kernel never does.
+  if (ops->resolve_shapes == nullptr) return OPRIG_STATUS_INVALID_ARGUMENT;
+  return ops->resolve_shapes(kernel, inputs, num_inputs, outputs, num_outputs);
+}
+
 const oprig_implementation_v1 kImplementation = {
     OPRIG_ABI_VERSION, sizeof(oprig_implementation_v1), kBackendKind,
-    create, prepare, execute, destroy, cost, nullptr, {}};
+    create, prepare, execute, destroy, cost, resolve_shapes, {}};
 
 }  // namespace
 }  // namespace oprig::opsuite

@@ -26,6 +26,11 @@ struct KernelOps {
                           oprig_execute_info* info);
   void (*destroy)(oprig_kernel* kernel);
   oprig_status (*cost)(const oprig_kernel* kernel, oprig_cost* out_cost);  // may be nullptr
+  // May be nullptr (left out of the initialiser): only an op whose output
+  // shape depends on input values (prepare writes -1) needs it; see
+  // oprig_implementation_v1::resolve_shapes.
+  oprig_status (*resolve_shapes)(oprig_kernel* kernel, const oprig_tensor* inputs, size_t num_inputs,
+                                 oprig_tensor* outputs, size_t num_outputs);
 };
 
 // First member of every kernel instance. Kernel structs derive from it and are

@@ -276,4 +276,42 @@ TEST(GoldenLiterals, NumOutputsCountsARepeatedOutput) {
 }
 
 }  // namespace
+// A Repeated last output: a shape entry's num_outputs counts every output;
+// an optional (Mandatory false) Repeated last output may occur zero times, a
+// mandatory one may not.
+TEST(RepeatedOutputs, NumOutputsCountsEveryOutputAndAnOptionalLastMayBeAbsent) {
+  using nlohmann::json;
+  OpCaseSpace space;
+  space.op = "Gather";
+  space.package = "P";
+  space.backends = {"cpu"};
+  TensorSlot in;
+  in.name = "in";
+  in.types_by_backend["cpu"] = {{OPRIG_DTYPE_FLOAT_32, false}};
+  TensorSlot count = in, features = in;
+  count.name = "count";
+  features.name = "features";
+  features.repeated = true;
+  features.mandatory = false;
+  space.inputs = {in};
+  space.outputs = {count, features};
+  auto plan_with = [](int num_outputs) {
+    const json j = json::parse(R"({"op": "Gather", "spec": "gather.xml",
+      "shapes": [{"inputs": [[3]], "num_outputs": )" + std::to_string(num_outputs) + R"(}],
+      "fills": {"u": {"kind": "uniform", "low": 0, "high": 1}},
+      "tolerance": {"FLOAT_32": {"ulp": 0, "reason": "test"}}})");
+    return parse_plan(j, "plan.json");
+  };
+  auto output_names = [&](int num_outputs) {
+    const std::vector<Case> cases = generate_cases(space, plan_with(num_outputs), {"cpu"});
+    std::vector<std::string> names;
+    for (const CaseTensor& t : cases.at(0).outputs) names.push_back(t.name);
+    return names;
+  };
+  EXPECT_EQ(output_names(1), (std::vector<std::string>{"count"}));
+  EXPECT_EQ(output_names(3), (std::vector<std::string>{"count", "features", "features"}));
+  space.outputs.back().mandatory = true;
+  EXPECT_THROW(generate_cases(space, plan_with(1), {"cpu"}), std::runtime_error);
+}
+
 }  // namespace oprig::harness

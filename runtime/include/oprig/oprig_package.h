@@ -206,7 +206,8 @@ typedef struct oprig_implementation_v1 {
    * each output's dtype and quantisation, the kernel writes rank and dims.
    * Allocates workspace. data pointers are NULL.
    * Tensor counts: the inputs and outputs of the op's spec in order; a
-   * Repeated tensor (the last of its role) occurs one or more times; an
+   * Repeated tensor (the last of its role) occurs one or more times (an
+   * optional Repeated last output, Mandatory false, zero or more); an
    * optional input (Mandatory false) that the graph leaves out is dropped
    * from the end of the list, or, when a later input is present, passed with
    * dtype OPRIG_DTYPE_INVALID, rank 0 and data NULL. */
