@@ -40,6 +40,11 @@ struct FillSpec {
 
 struct ShapeEntry;
 
+struct Quantization {
+  double scale = 0;
+  int32_t zero_point = 0;
+};
+
 struct Fill {
   std::string name;
   FillSpec all;                               // inputs without their own
@@ -59,6 +64,10 @@ struct ShapeEntry {
   bool every_input = false;     // the plain-array form
   nlohmann::json params = nlohmann::json::object();  // fixed parameters of this entry
   int num_outputs = -1;         // a Repeated output: how many; -1: one per output def
+  // This entry's quantisation of quantised inputs / outputs, replacing the
+  // plan's (by position among the quantised tensors, the last repeats);
+  // empty: the plan's. Lets one plan test several scales and zero points.
+  std::vector<Quantization> input_quantization, output_quantization;
 };
 
 struct ParamSweep {
@@ -68,11 +77,6 @@ struct ParamSweep {
   double random_low = 0, random_high = 0;
   int random_count = 0;                // random values besides the spec default
   bool integer = false;                // random values rounded to integers
-};
-
-struct Quantization {
-  double scale = 0;
-  int32_t zero_point = 0;
 };
 
 struct TypeCombination {
@@ -89,6 +93,7 @@ struct GoldenLiteral {
   std::string dtype;  // canonical name of the driving type
   std::vector<std::optional<GoldenLiteralTensor>> inputs;
   nlohmann::json params = nlohmann::json::object();
+  std::vector<Quantization> input_quantization, output_quantization;  // empty: the plan's
 };
 
 struct TestPlan {
