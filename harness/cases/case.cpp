@@ -186,9 +186,11 @@ std::vector<CaseTensor> case_inputs(const OpCaseSpace& space, const TypeCombo& c
   }
   // Trailing absent inputs are left off the list; inner ones stay as placeholders.
   while (!out.empty() && !out.back().present) out.pop_back();
+  const std::vector<Quantization>& quant =
+      entry.input_quantization.empty() ? plan.input_quantization : entry.input_quantization;
   size_t k = 0;
   for (CaseTensor& t : out)
-    if (t.type.quantized) t.quant = quant_at(plan.input_quantization, k++, t.type.dtype);
+    if (t.type.quantized) t.quant = quant_at(quant, k++, t.type.dtype);
   return out;
 }
 
@@ -207,6 +209,8 @@ std::vector<CaseTensor> case_outputs(const OpCaseSpace& space, const TypeCombo& 
       throw std::runtime_error(plan.file.string() + ": num_outputs is below the op's output count");
     count = static_cast<size_t>(entry.num_outputs);
   }
+  const std::vector<Quantization>& quant =
+      entry.output_quantization.empty() ? plan.output_quantization : entry.output_quantization;
   std::vector<CaseTensor> out;
   size_t k = 0;
   for (size_t i = 0; i < count; ++i) {
@@ -214,7 +218,7 @@ std::vector<CaseTensor> case_outputs(const OpCaseSpace& space, const TypeCombo& 
     CaseTensor t;
     t.name = space.outputs[s].name;
     t.type = combo.outputs.at(s);
-    if (t.type.quantized) t.quant = quant_at(plan.output_quantization, k++, t.type.dtype);
+    if (t.type.quantized) t.quant = quant_at(quant, k++, t.type.dtype);
     out.push_back(std::move(t));
   }
   return out;
@@ -305,6 +309,8 @@ std::vector<Case> cases_for(const OpCaseSpace& space, const TestPlan& plan, cons
     const GoldenLiteral& lit = plan.golden_literals[i];
     if (dtype_from_name(lit.dtype) != combo.primary.dtype || any_quantized_input(combo)) continue;
     ShapeEntry entry;
+    entry.input_quantization = lit.input_quantization;
+    entry.output_quantization = lit.output_quantization;
     for (const auto& t : lit.inputs)
       entry.inputs.push_back(t ? std::optional<std::vector<int64_t>>(t->shape) : std::nullopt);
     entry.num_outputs = lit.num_outputs;

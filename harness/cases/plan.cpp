@@ -57,6 +57,28 @@ std::vector<int64_t> parse_dims(const json& j, const std::string& where) {
   return dims;
 }
 
+std::vector<Quantization> parse_quant(const json& list, const std::string& where) {
+  if (!list.is_array()) fail(where, "expected an array");
+  std::vector<Quantization> out;
+  for (size_t i = 0; i < list.size(); ++i) {
+    const std::string at = where + "/" + std::to_string(i);
+    only_keys(list[i], at, {"scale", "zero_point", "reason"});
+    Quantization q{get<double>(list[i].value("scale", json(0.0)), at + "/scale"),
+                   get<int32_t>(list[i].value("zero_point", json(0)), at + "/zero_point")};
+    if (!(q.scale > 0)) fail(at + "/scale", "must be positive");
+    out.push_back(q);
+  }
+  return out;
+}
+
+// {"inputs": [q...], "outputs": [q...]}: the plan's, a shape entry's or a golden literal's.
+void parse_quantization(const json& q, const std::string& where, std::vector<Quantization>& inputs,
+                        std::vector<Quantization>& outputs) {
+  only_keys(q, where, {"inputs", "outputs"});
+  if (q.contains("inputs")) inputs = parse_quant(q.at("inputs"), where + "/inputs");
+  if (q.contains("outputs")) outputs = parse_quant(q.at("outputs"), where + "/outputs");
+}
+
 ShapeEntry parse_shape_entry(const json& j, const std::string& where) {
   ShapeEntry e;
   if (j.is_array()) {
@@ -64,7 +86,7 @@ ShapeEntry parse_shape_entry(const json& j, const std::string& where) {
     e.inputs.push_back(parse_dims(j, where));
     return e;
   }
-  only_keys(j, where, {"name", "inputs", "params", "num_outputs", "layout"});
+  only_keys(j, where, {"name", "inputs", "params", "num_outputs", "layout", "quantization"});
   if (!j.contains("inputs")) fail(where, "a shape entry needs \"inputs\" (one shape per input, null to leave one out)");
   e.name = get<std::string>(j.value("name", json("")), where + "/name");
   const json& inputs = j.at("inputs");
@@ -82,6 +104,8 @@ ShapeEntry parse_shape_entry(const json& j, const std::string& where) {
     e.num_outputs = get<int>(j.at("num_outputs"), where + "/num_outputs");
     if (e.num_outputs < 1) fail(where + "/num_outputs", "must be at least 1");
   }
+  if (j.contains("quantization"))
+    parse_quantization(j.at("quantization"), where + "/quantization", e.input_quantization, e.output_quantization);
   return e;
 }
 
@@ -165,20 +189,6 @@ std::vector<Fill> parse_fills(const json& j, const std::string& where) {
   return out;
 }
 
-std::vector<Quantization> parse_quant(const json& list, const std::string& where) {
-  if (!list.is_array()) fail(where, "expected an array");
-  std::vector<Quantization> out;
-  for (size_t i = 0; i < list.size(); ++i) {
-    const std::string at = where + "/" + std::to_string(i);
-    only_keys(list[i], at, {"scale", "zero_point", "reason"});
-    Quantization q{get<double>(list[i].value("scale", json(0.0)), at + "/scale"),
-                   get<int32_t>(list[i].value("zero_point", json(0)), at + "/zero_point")};
-    if (!(q.scale > 0)) fail(at + "/scale", "must be positive");
-    out.push_back(q);
-  }
-  return out;
-}
-
 ParamSweep parse_sweep(const std::string& name, const json& p, const std::string& where) {
   only_keys(p, where, {"values", "random_low", "random_high", "random_count", "integer", "reason"});
   ParamSweep sweep;
@@ -200,7 +210,7 @@ ParamSweep parse_sweep(const std::string& name, const json& p, const std::string
 }
 
 GoldenLiteral parse_literal(const json& c, const std::string& where) {
-  only_keys(c, where, {"name", "dtype", "inputs", "params", "num_outputs", "about"});
+  only_keys(c, where, {"name", "dtype", "inputs", "params", "num_outputs", "quantization", "about"});
   GoldenLiteral lit;
   lit.name = get<std::string>(c.value("name", json("")), where + "/name");
   if (lit.name.empty()) fail(where, "a golden case needs a \"name\"");
@@ -238,6 +248,9 @@ GoldenLiteral parse_literal(const json& c, const std::string& where) {
     lit.num_outputs = get<int>(c.at("num_outputs"), where + "/num_outputs");
     if (lit.num_outputs < 1) fail(where + "/num_outputs", "must be at least 1");
   }
+  if (c.contains("quantization"))
+    parse_quantization(c.at("quantization"), where + "/quantization", lit.input_quantization,
+                       lit.output_quantization);
   return lit;
 }
 
@@ -278,13 +291,9 @@ TestPlan parse_plan(const json& j, const std::filesystem::path& path) {
                               get<std::vector<std::string>>(types[i].value("outputs", json::array()), at + "/outputs")});
       }
     }
-    if (j.contains("quantization")) {
-      const json& q = j.at("quantization");
-      only_keys(q, file + ": /quantization", {"inputs", "outputs"});
-      if (q.contains("inputs")) plan.input_quantization = parse_quant(q.at("inputs"), file + ": /quantization/inputs");
-      if (q.contains("outputs"))
-        plan.output_quantization = parse_quant(q.at("outputs"), file + ": /quantization/outputs");
-    }
+    if (j.contains("quantization"))
+      parse_quantization(j.at("quantization"), file + ": /quantization", plan.input_quantization,
+                         plan.output_quantization);
     plan.tolerance = j.at("tolerance");
     check_tolerance_reasons(plan.tolerance, file + ": /tolerance");
     if (j.contains("golden")) {

@@ -40,6 +40,11 @@ struct FillSpec {
 
 struct ShapeEntry;
 
+struct Quantization {
+  double scale = 0;
+  int32_t zero_point = 0;
+};
+
 struct Fill {
   std::string name;
   FillSpec all;                               // inputs without their own
@@ -64,6 +69,10 @@ struct ShapeEntry {
   nlohmann::json params = nlohmann::json::object();  // fixed parameters of this entry
   int num_outputs = -1;         // a Repeated output: how many; -1: one per output def
   std::string layout;           // non-empty: only where input 0's layout (per backend, from the spec) is this
+  // This entry's quantisation of quantised inputs / outputs, replacing the
+  // plan's (by position among the quantised tensors, the last repeats);
+  // empty: the plan's. Lets one plan test several scales and zero points.
+  std::vector<Quantization> input_quantization, output_quantization;
 };
 
 struct ParamSweep {
@@ -73,11 +82,6 @@ struct ParamSweep {
   double random_low = 0, random_high = 0;
   int random_count = 0;                // random values besides the spec default
   bool integer = false;                // random values rounded to integers
-};
-
-struct Quantization {
-  double scale = 0;
-  int32_t zero_point = 0;
 };
 
 struct TypeCombination {
@@ -95,6 +99,7 @@ struct GoldenLiteral {
   std::vector<std::optional<GoldenLiteralTensor>> inputs;
   nlohmann::json params = nlohmann::json::object();
   int num_outputs = -1;  // a Repeated output: how many; -1: one per output def
+  std::vector<Quantization> input_quantization, output_quantization;  // empty: the plan's
 };
 
 struct TestPlan {

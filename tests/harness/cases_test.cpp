@@ -180,6 +180,42 @@ TEST_F(AtanCases, EdgeFillHoldsEveryListedValue) {
   }
 }
 
+// A shape entry (and a golden literal) may carry its own quantisation, which
+// replaces the plan's for its cases only: the Atan spec's dsp cases are
+// quantised on input and output.
+TEST_F(AtanCases, ShapeEntryAndLiteralQuantizationReplaceThePlans) {
+  nlohmann::json j = nlohmann::json::parse(R"({
+    "op": "Atan", "spec": "atan.xml",
+    "shapes": [[5], {"name": "own", "inputs": [[5]],
+                     "quantization": {"inputs": [{"scale": 0.5, "zero_point": 3}],
+                                      "outputs": [{"scale": 0.25, "zero_point": 7}]}}],
+    "fills": {"uniform": {"kind": "uniform", "low": -1, "high": 1}},
+    "quantization": {"inputs": [{"scale": 2, "zero_point": 100}], "outputs": [{"scale": 4, "zero_point": 200}]},
+    "tolerance": {"UINT_8": {"lsb": 1, "reason": "test"}},
+    "golden": {"cases": [{"name": "lit", "dtype": "FLOAT_32", "inputs": [[1]],
+                          "quantization": {"outputs": [{"scale": 8, "zero_point": 9}]}}]}
+  })");
+  const TestPlan plan = parse_plan(j, kAtanDir / "plan.json");
+  const std::vector<Case> cases = generate_cases(space_, plan, {"dsp"});
+  const Case& plain = find(cases, "atan__u8__5__uniform__p0__dsp");
+  EXPECT_EQ(plain.inputs.at(0).quant.scale, 2);
+  EXPECT_EQ(plain.inputs.at(0).quant.zero_point, 100);
+  EXPECT_EQ(plain.outputs.at(0).quant.scale, 4);
+  EXPECT_EQ(plain.outputs.at(0).quant.zero_point, 200);
+  const Case& own = find(cases, "atan__u8__own__uniform__p0__dsp");
+  EXPECT_EQ(own.inputs.at(0).quant.scale, 0.5);
+  EXPECT_EQ(own.inputs.at(0).quant.zero_point, 3);
+  EXPECT_EQ(own.outputs.at(0).quant.scale, 0.25);
+  EXPECT_EQ(own.outputs.at(0).quant.zero_point, 7);
+  ASSERT_EQ(plan.golden_literals.size(), 1u);
+  EXPECT_TRUE(plan.golden_literals[0].input_quantization.empty());
+  ASSERT_EQ(plan.golden_literals[0].output_quantization.size(), 1u);
+  EXPECT_EQ(plan.golden_literals[0].output_quantization[0].scale, 8);
+  // A typo in an entry's quantisation is an error, not a silently ignored key.
+  j["shapes"][1]["quantization"]["output"] = j["shapes"][1]["quantization"]["outputs"];
+  EXPECT_THROW(parse_plan(j, kAtanDir / "plan.json"), std::runtime_error);
+}
+
 TEST(QuantizeReference, RoundsHalfAwayFromZeroAndClamps) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   // scale 0.5, zero point 10: q = clamp(round(y / 0.5) + 10, 0, 255).

@@ -106,4 +106,32 @@ rm "$work/good/org.oprig.opsuite/Atan/f32__2x3__offset/in0.npy"
 expect 1 "3 passed, 1 failed, 1 skipped" "$work/good"
 rc=0; "$python" "$script" "$work/does_not_exist" >/dev/null 2>&1 || rc=$?
 [[ $rc -eq 2 ]] || { echo "FAILED: missing dir gave exit $rc, wanted 2"; exit 1; }
+# An op's numpy_reference.py may allow its fp64 values an absolute slack
+# (FP64_ATOL: NumPy sums in another order): 1e-13 off passes, 1e-9 off fails.
+mkdir -p "$work/suite/sum_op"
+cat >"$work/suite/sum_op/numpy_reference.py" <<'PY'
+import numpy as np
+OP = "SumOp"
+FP64_ATOL = 1e-12
+def compute(inputs, params, outputs):
+    return [np.array([inputs[0].sum()])]
+PY
+"$python" - "$work/sum" <<'PY'
+import json, pathlib, sys
+import numpy as np
+x = np.array([0.1, 0.2, -0.3], dtype=np.float32)
+for name, off in (("close", 1e-13), ("far", 1e-9)):
+    d = pathlib.Path(sys.argv[1]) / "pkg" / "SumOp" / name
+    d.mkdir(parents=True)
+    np.save(d / "in0.npy", x)
+    np.save(d / "out0.npy", np.array([x.astype(np.float64).sum() + off]))
+    manifest = {"schema": 2, "op": "SumOp", "case": name, "params": {},
+                "inputs": [{"name": "in", "file": "in0.npy", "dtype": "FLOAT_32", "shape": [3], "scale": 0.0, "zero_point": 0}],
+                "outputs": [{"name": "out", "file": "out0.npy", "dtype": "FLOAT_64", "of_dtype": "FLOAT_32", "shape": [1],
+                             "scale": 0.0, "zero_point": 0}]}
+    (d / "manifest.json").write_text(json.dumps(manifest))
+PY
+rc=0; out=$("$python" "$script" "$work/sum" "$work/suite") || rc=$?
+echo "$out"
+[[ $rc -eq 1 && "$(tail -n1 <<<"$out")" == "1 passed, 1 failed" ]] || { echo "FAILED: FP64_ATOL"; exit 1; }
 echo "crosscheck_test: all checks passed"

@@ -1,0 +1,65 @@
+// Dequantize on the cpu backend through the package ABI, 16M UINT_8 ->
+// FLOAT_32, against BM_AddConstant (harness/bench/micro/reference_add.cpp,
+// the in-process bandwidth reference) from the same run:
+//   BM_DequantizeCpu/threads:N
+// Dequantize reads 1 byte and writes 4 per element, the reference reads 4 and
+// writes 4: compare bytes/s (bytes_per_second) as well as elements/s.
+#include <benchmark/benchmark.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cpu/cpu_backend.hpp"
+#include "runner/kernel_session.hpp"
+
+namespace {
+
+using oprig::harness::HostTensor;
+using oprig::harness::KernelSession;
+using oprig::harness::ParamList;
+
+constexpr int64_t kElements = int64_t{1} << 24;
+
+struct Session {
+  std::unique_ptr<oprig::CpuBackend> backend;
+  std::unique_ptr<KernelSession> kernel;
+  std::string error;
+};
+
+std::unique_ptr<Session> make(unsigned threads) {
+  auto s = std::make_unique<Session>();
+  s->backend = std::make_unique<oprig::CpuBackend>(threads);
+  const oprig_implementation_v1* impl = oprig::harness::opsuite_implementation(OPRIG_BACKEND_CPU, &s->error);
+  if (impl == nullptr) return s;
+  std::vector<uint8_t> codes(static_cast<size_t>(kElements));
+  for (size_t i = 0; i < codes.size(); ++i) codes[i] = static_cast<uint8_t>(i * 37);
+  HostTensor x = HostTensor::of(OPRIG_DTYPE_UINT_8, {kElements}, codes);
+  x.scale = 0.03125f;
+  x.zero_point = 128;
+  oprig_tensor out{};
+  out.dtype = OPRIG_DTYPE_FLOAT_32;
+  s->kernel = std::make_unique<KernelSession>(*s->backend, *impl, "Dequantize", ParamList(),
+                                              std::vector<HostTensor>{x}, std::vector<oprig_tensor>{out});
+  if (!s->kernel->ok()) s->error = s->kernel->error();
+  return s;
+}
+
+void BM_DequantizeCpu(benchmark::State& state) {
+  const auto threads = static_cast<unsigned>(state.range(0));
+  static std::unique_ptr<Session> sessions[3];
+  auto& s = sessions[threads];
+  if (!s) s = make(threads);
+  if (!s->error.empty()) {
+    state.SkipWithError(s->error.c_str());
+    return;
+  }
+  for (auto _ : state)
+    if (s->kernel->run() != OPRIG_STATUS_OK) state.SkipWithError("execute failed");
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations()) * kElements);
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * kElements * 5);
+}
+
+}  // namespace
+
+BENCHMARK(BM_DequantizeCpu)->ArgName("threads")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);

@@ -1,0 +1,152 @@
+// ScaledDotProductAttention on the cpu backend through the package ABI,
+// against the textbook Eigen formulation (eigen_peer.cpp: two Eigen GEMMs and
+// a row softmax, built for the same vector ISA as the kernel's path), in the
+// same run, fp32:
+//   BM_SdpaCpu/shape:S/causal:C/threads:N     the kernel
+//   BM_SdpaEigen/shape:S/causal:C/threads:N   the peer; threads:2 splits the
+//                                             heads between the caller and one std::thread
+// Shapes: 0 = [1, 8, 512, 64] self-attention (encoder), 1 = [1, 32, 1, 128]
+// queries over [1, 32, 2048, 128] keys (one decoding step). The GFLOPs
+// counter counts 4 Sq Sk D per head whether causal or not.
+#include <benchmark/benchmark.h>
+
+#include <cmath>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cpu/cpu_backend.hpp"
+#include "runner/kernel_session.hpp"
+#include "scaled_dot_product_attention/eigen_peer.hpp"
+
+namespace {
+
+using oprig::harness::HostTensor;
+using oprig::harness::KernelSession;
+using oprig::harness::ParamList;
+using oprig::opsuite::sdpa_peer::EigenPeerProblem;
+
+struct BenchShape {
+  int64_t heads, query_len, key_len, depth;
+};
+constexpr BenchShape kShapes[] = {{8, 512, 512, 64}, {32, 1, 2048, 128}};
+
+struct Inputs {
+  std::vector<float> query, key, value;
+};
+
+const Inputs& inputs(int shape) {
+  static std::unique_ptr<Inputs> cache[2];
+  if (!cache[shape]) {
+    const BenchShape& s = kShapes[shape];
+    cache[shape] = std::make_unique<Inputs>();
+    uint32_t state = 7;
+    auto fill = [&](std::vector<float>& v, int64_t n) {
+      v.resize(static_cast<size_t>(n));
+      for (float& e : v) {
+        state = state * 1664525u + 1013904223u;
+        e = static_cast<float>(state >> 8) / 8388608.0f - 1.0f;
+      }
+    };
+    fill(cache[shape]->query, s.heads * s.query_len * s.depth);
+    fill(cache[shape]->key, s.heads * s.key_len * s.depth);
+    fill(cache[shape]->value, s.heads * s.key_len * s.depth);
+  }
+  return *cache[shape];
+}
+
+void count(benchmark::State& state, const BenchShape& s) {
+  const double flops = 4.0 * static_cast<double>(s.heads * s.query_len * s.key_len * s.depth);
+  state.counters["GFLOPs"] = benchmark::Counter(flops * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+struct KernelRun {
+  std::unique_ptr<oprig::CpuBackend> backend;
+  std::unique_ptr<KernelSession> kernel;
+  std::string error;
+};
+
+void BM_SdpaCpu(benchmark::State& state) {
+  const auto shape = static_cast<int>(state.range(0));
+  const bool causal = state.range(1) != 0;
+  const auto threads = static_cast<unsigned>(state.range(2));
+  static std::unique_ptr<KernelRun> runs[2][2][3];
+  auto& r = runs[shape][causal][threads];
+  if (!r) {
+    r = std::make_unique<KernelRun>();
+    r->backend = std::make_unique<oprig::CpuBackend>(threads);
+    const oprig_implementation_v1* impl = oprig::harness::opsuite_implementation(OPRIG_BACKEND_CPU, &r->error);
+    if (impl != nullptr) {
+      const BenchShape& s = kShapes[shape];
+      const Inputs& in = inputs(shape);
+      oprig_tensor out{};
+      out.dtype = OPRIG_DTYPE_FLOAT_32;
+      r->kernel = std::make_unique<KernelSession>(
+          *r->backend, *impl, "ScaledDotProductAttention", ParamList().add_bool("is_causal", causal),
+          std::vector<HostTensor>{
+              HostTensor::of(OPRIG_DTYPE_FLOAT_32, {1, s.heads, s.query_len, s.depth}, in.query),
+              HostTensor::of(OPRIG_DTYPE_FLOAT_32, {1, s.heads, s.key_len, s.depth}, in.key),
+              HostTensor::of(OPRIG_DTYPE_FLOAT_32, {1, s.heads, s.key_len, s.depth}, in.value)},
+          std::vector<oprig_tensor>{out});
+      if (!r->kernel->ok()) r->error = r->kernel->error();
+    }
+  }
+  if (!r->error.empty()) {
+    state.SkipWithError(r->error.c_str());
+    return;
+  }
+  for (auto _ : state)
+    if (r->kernel->run() != OPRIG_STATUS_OK) state.SkipWithError("execute failed");
+  count(state, kShapes[shape]);
+}
+
+void BM_SdpaEigen(benchmark::State& state) {
+  const auto shape = static_cast<int>(state.range(0));
+  const bool causal = state.range(1) != 0;
+  const auto threads = static_cast<int64_t>(state.range(2));
+  const BenchShape& s = kShapes[shape];
+  const Inputs& in = inputs(shape);
+  // The peer gets the vector ISA the kernel's path gets (the host's, or
+  // OPRIG_CPU_ISA's cap).
+  const oprig::CpuBackend backend(1);
+  auto* attention = &oprig::opsuite::sdpa_peer::avx2::attention;
+  if (backend.context().cpu_isa == OPRIG_CPU_ISA_AVX512) attention = &oprig::opsuite::sdpa_peer::avx512::attention;
+  else if (backend.context().cpu_isa != OPRIG_CPU_ISA_AVX2) {
+    state.SkipWithError("the Eigen peer is built for AVX2 and AVX-512 only");
+    return;
+  }
+  std::vector<float> out(static_cast<size_t>(s.heads * s.query_len * s.depth));
+  EigenPeerProblem p{s.query_len, s.key_len, s.depth, s.depth, 1.0f / std::sqrt(static_cast<float>(s.depth)), causal,
+                     in.query.data(), in.key.data(), in.value.data(), out.data()};
+  std::vector<float> logits[2];
+  for (auto& l : logits) l.resize(static_cast<size_t>(s.query_len * s.key_len));
+  const int64_t half = s.heads / 2;
+  for (auto _ : state) {
+    if (threads == 1) {
+      attention(p, 0, s.heads, logits[0].data());
+    } else {
+      std::thread second([&] { attention(p, half, s.heads, logits[1].data()); });
+      attention(p, 0, half, logits[0].data());
+      second.join();
+    }
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+  }
+  count(state, s);
+}
+
+void arguments(benchmark::internal::Benchmark* b) {
+  b->ArgNames({"shape", "causal", "threads"});
+  for (int64_t threads : {1, 2}) {
+    b->Args({0, 0, threads});
+    b->Args({0, 1, threads});
+    b->Args({1, 0, threads});
+  }
+  b->UseRealTime()->Unit(benchmark::kMillisecond);
+}
+
+}  // namespace
+
+BENCHMARK(BM_SdpaCpu)->Apply(arguments);
+BENCHMARK(BM_SdpaEigen)->Apply(arguments);
