@@ -5,6 +5,7 @@
 
 #include "cli/backends_command.hpp"
 #include "cli/bench_command.hpp"
+#include "cli/compare_command.hpp"
 #include "cli/golden_command.hpp"
 #include "cli/main_context.hpp"
 #include "cli/model_command.hpp"
@@ -36,6 +37,7 @@ int main(int argc, char** argv) {
   int exit_code = oprig::kExitOk;
   oprig::cli::add_run_command(app, &exit_code);
   oprig::cli::add_bench_command(app, &exit_code);
+  oprig::cli::add_compare_command(app, &exit_code);
   oprig::cli::add_backends_command(app, &exit_code);
   oprig::cli::add_spec_command(app, &exit_code);
   oprig::cli::add_golden_command(app, &exit_code);
