@@ -7,6 +7,7 @@
 #include "cli/bench_command.hpp"
 #include "cli/compare_command.hpp"
 #include "cli/golden_command.hpp"
+#include "cli/history_command.hpp"
 #include "cli/main_context.hpp"
 #include "cli/model_command.hpp"
 #include "cli/report_command.hpp"
@@ -38,6 +39,7 @@ int main(int argc, char** argv) {
   oprig::cli::add_run_command(app, &exit_code);
   oprig::cli::add_bench_command(app, &exit_code);
   oprig::cli::add_compare_command(app, &exit_code);
+  oprig::cli::add_history_command(app, &exit_code);
   oprig::cli::add_backends_command(app, &exit_code);
   oprig::cli::add_spec_command(app, &exit_code);
   oprig::cli::add_golden_command(app, &exit_code);
