@@ -5,6 +5,7 @@
 
 #include "cli/backends_command.hpp"
 #include "cli/bench_command.hpp"
+#include "cli/calibrate_command.hpp"
 #include "cli/compare_command.hpp"
 #include "cli/golden_command.hpp"
 #include "cli/history_command.hpp"
@@ -40,6 +41,7 @@ int main(int argc, char** argv) {
   oprig::cli::add_bench_command(app, &exit_code);
   oprig::cli::add_compare_command(app, &exit_code);
   oprig::cli::add_history_command(app, &exit_code);
+  oprig::cli::add_calibrate_command(app, &exit_code);
   oprig::cli::add_backends_command(app, &exit_code);
   oprig::cli::add_spec_command(app, &exit_code);
   oprig::cli::add_golden_command(app, &exit_code);
