@@ -62,7 +62,9 @@ int run_calibrate(const CalibrateFlags& flags) {
 void add_calibrate_command(CLI::App& root, int* exit_code) {
   auto flags = std::make_shared<CalibrateFlags>();
   CLI::App* cmd = root.add_subcommand(
-      "calibrate",
+      "calibrate", "Measure this machine's peaks per backend (bandwidth, FMA peak, launch overhead) for bench's\n"
+                   "roofline and write them to oprig-calibration.json.");
+  cmd->footer(
       "Measure this machine's peaks per backend and write them for bench's roofline.\n"
       "Through Backend::execute with the org.oprig.calibration package (opsuite/calibration), i.e. the path\n"
       "bench times: STREAM copy and triad bandwidth at working sets from 64 KiB to well beyond the last-level\n"

@@ -60,7 +60,9 @@ int run_compare(const CompareFlags& flags) {
 void add_compare_command(CLI::App& root, int* exit_code) {
   auto flags = std::make_shared<CompareFlags>();
   CLI::App* cmd = root.add_subcommand(
-      "compare",
+      "compare", "Gate on regressions between two bench runs (Mann-Whitney U over the repetitions plus a minimum\n"
+                 "effect); exit 1 when a benchmark regressed, 2 on bad or mismatched input.");
+  cmd->footer(
       "Compare two benchmark runs repetition by repetition and gate on regressions.\n"
       "BASE and NEW are Google Benchmark JSON files, or `oprig bench` output folders (their benchmark.json).\n"
       "Per benchmark present in both: a one-sided Mann-Whitney U test over the repetitions (exact for up to 20\n"

@@ -130,7 +130,8 @@ void add_history_command(CLI::App& root, int* exit_code) {
 
   auto add = std::make_shared<AddFlags>();
   CLI::App* add_cmd = history->add_subcommand(
-      "add",
+      "add", "Append one bench run to the history folder as HIST/<UTC date>_<git rev>_<fingerprint>.json.");
+  add_cmd->footer(
       "Append one bench run to the history: writes HIST/<UTC date>_<git rev>_<machine fingerprint>.json\n"
       "(a second run the same night gets _2, _3, ...; an existing file is never overwritten) with every\n"
       "repetition of every benchmark, the run's date, its git revision (--git-rev, else the bench output's,\n"
@@ -145,7 +146,8 @@ void add_history_command(CLI::App& root, int* exit_code) {
 
   auto show = std::make_shared<ShowFlags>();
   CLI::App* show_cmd = history->add_subcommand(
-      "show",
+      "show", "Print each benchmark's nightly trend with change points and drift; --html draws them.");
+  show_cmd->footer(
       "Print each benchmark's trend over the nights (median of the repetitions per night) with its change\n"
       "points, and optionally write a self-contained HTML page with one chart per benchmark.\n"
       "Steps: the least-L1 piecewise-constant fit of the log medians, with a penalty per step scaled by the\n"

@@ -14,6 +14,7 @@
 #include "perf/perf_error.hpp"
 #include "perf/this_build.hpp"
 #include "registry.hpp"
+#include "reports/text.hpp"
 
 namespace oprig::perf {
 namespace {
@@ -44,8 +45,8 @@ class Instance {
  public:
   Instance(Backend& backend, const oprig_implementation_v1& impl, const char* op, uint64_t inputs_elements,
            size_t num_inputs, const std::vector<oprig_param>& params)
-      : backend_(backend), impl_(impl) {
-    if (impl.create(&backend.context(), op, params.data(), params.size(), &kernel_) != OPRIG_STATUS_OK)
+      : backend_(backend), impl_(impl), kernel_{&impl, nullptr} {
+    if (impl.create(&backend.context(), op, params.data(), params.size(), &kernel_.kernel) != OPRIG_STATUS_OK)
       throw Skip(std::string("create(") + op + ") failed");
     oprig_tensor t{};
     t.dtype = OPRIG_DTYPE_FLOAT_32;
@@ -54,7 +55,7 @@ class Instance {
     in_.assign(num_inputs, t);
     out_.assign(1, oprig_tensor{});
     out_[0].dtype = OPRIG_DTYPE_FLOAT_32;
-    const oprig_status prepared = impl.prepare(kernel_, in_.data(), in_.size(), out_.data(), out_.size());
+    const oprig_status prepared = impl.prepare(kernel_.kernel, in_.data(), in_.size(), out_.data(), out_.size());
     if (prepared == OPRIG_STATUS_UNSUPPORTED)
       throw Skip("prepare() answers UNSUPPORTED: larger than this device takes (on vulkan: one storage-buffer "
                  "binding per tensor, at most maxStorageBufferRange bytes)");
@@ -75,10 +76,7 @@ class Instance {
     for (uint32_t d = 0; d < out_[0].rank; ++d) out_elements *= static_cast<uint64_t>(out_[0].dims[d]);
     buffers_.push_back(backend.allocate(out_elements * sizeof(float)));
     buffers_.back()->bind(out_[0]);
-    if (impl.cost == nullptr || impl.cost(kernel_, &cost_) != OPRIG_STATUS_OK) throw Skip("cost() failed");
-  }
-  ~Instance() {
-    if (kernel_ != nullptr) impl_.destroy(kernel_);
+    if (impl.cost == nullptr || impl.cost(kernel_.kernel, &cost_) != OPRIG_STATUS_OK) throw Skip("cost() failed");
   }
   Instance(const Instance&) = delete;
   Instance& operator=(const Instance&) = delete;
@@ -86,17 +84,27 @@ class Instance {
   // Executes once; returns the reported time in ns.
   double execute() {
     ExecTiming timing;
-    if (backend_.execute(impl_, kernel_, in_, out_, timing) != OPRIG_STATUS_OK) throw Skip("execute failed");
+    if (backend_.execute(impl_, kernel_.kernel, in_, out_, timing) != OPRIG_STATUS_OK) throw Skip("execute failed");
     return timing.compute_ns;
   }
   const oprig_cost& cost() const { return cost_; }
 
  private:
+  // Destroys the kernel also when the constructor throws after create()
+  // (members are unwound, the destructor of Instance is not run).
+  struct OwnedKernel {
+    const oprig_implementation_v1* impl;
+    oprig_kernel* kernel;
+    ~OwnedKernel() {
+      if (kernel != nullptr) impl->destroy(kernel);
+    }
+  };
+
   Backend& backend_;
   const oprig_implementation_v1& impl_;
-  oprig_kernel* kernel_ = nullptr;
   std::vector<oprig_tensor> in_, out_;
   std::vector<std::unique_ptr<DeviceBuffer>> buffers_;
+  OwnedKernel kernel_;  // declared last: destroyed before the buffers it used
   oprig_cost cost_{};
 };
 
@@ -197,7 +205,7 @@ void measure_fma(Backend& backend, const oprig_implementation_v1& impl, const Ca
     Instance fma(backend, impl, "FmaPeak", 2, 1, params);
     peaks.fma_gflops = rate_figure(fma, static_cast<double>(fma.cost().flops), options);
     if (options.progress)
-      options.progress(peaks.backend + ": FMA peak " + std::to_string(peaks.fma_gflops.median) + " GFLOP/s");
+      options.progress(peaks.backend + ": FMA peak " + reports::format_number(peaks.fma_gflops.median, 4) + " GFLOP/s");
   } catch (const std::exception& e) {
     peaks.notes.push_back(std::string("FMA peak not measured: ") + e.what());
   }
@@ -218,8 +226,8 @@ void measure_launch(Backend& backend, const oprig_implementation_v1& impl, const
     peaks.launch_host_us = Figure::of(std::move(host_us));
     peaks.launch_device_us = Figure::of(std::move(device_us));
     if (options.progress)
-      options.progress(peaks.backend + ": minimal execute " + std::to_string(peaks.launch_host_us.median) +
-                       " us host, " + std::to_string(peaks.launch_device_us.median) + " us device-reported");
+      options.progress(peaks.backend + ": minimal execute " + reports::format_number(peaks.launch_host_us.median, 4) +
+                       " us host, " + reports::format_number(peaks.launch_device_us.median, 4) + " us device-reported");
   } catch (const std::exception& e) {
     peaks.notes.push_back(std::string("launch overhead not measured: ") + e.what());
   }
