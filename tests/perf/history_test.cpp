@@ -167,8 +167,7 @@ TEST_F(HistoryTest, ReportAndPageNameTheStep) {
   for (int night = 1; night <= 12; ++night) {
     const double level = night >= 9 ? 1.10 : 1.0;
     const double wiggle = (night % 3) * 0.002;
-    char date[32];
-    std::snprintf(date, sizeof date, "2026-11-%02dT02:00:00+00:00", night);
+    const std::string date = std::string("2026-11-") + (night < 10 ? "0" : "") + std::to_string(night) + "T02:00:00+00:00";
     write_history_record(dir_, make_history_record(run(date, {{"k<1>", {level * (5 + wiggle), level * (5.01 + wiggle),
                                                                          level * (4.99 + wiggle)}}}),
                                                    here, "t", "rev" + std::to_string(night), "t", "now"));
