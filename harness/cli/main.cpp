@@ -5,7 +5,10 @@
 
 #include "cli/backends_command.hpp"
 #include "cli/bench_command.hpp"
+#include "cli/calibrate_command.hpp"
+#include "cli/compare_command.hpp"
 #include "cli/golden_command.hpp"
+#include "cli/history_command.hpp"
 #include "cli/main_context.hpp"
 #include "cli/model_command.hpp"
 #include "cli/package_command.hpp"
@@ -41,6 +44,9 @@ int main(int argc, char** argv) {
   int exit_code = oprig::kExitOk;
   oprig::cli::add_run_command(app, &exit_code);
   oprig::cli::add_bench_command(app, &exit_code);
+  oprig::cli::add_compare_command(app, &exit_code);
+  oprig::cli::add_history_command(app, &exit_code);
+  oprig::cli::add_calibrate_command(app, &exit_code);
   oprig::cli::add_backends_command(app, &exit_code);
   oprig::cli::add_spec_command(app, &exit_code);
   oprig::cli::add_golden_command(app, &exit_code);

@@ -1,0 +1,49 @@
+// `oprig compare BASE NEW`: every benchmark present in both runs is judged
+// by the regression rule (perf/regression_rule.hpp) over its repetitions;
+// benchmarks present in only one run are listed, never dropped silently.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "perf/gbench_json.hpp"
+#include "perf/regression_rule.hpp"
+
+namespace oprig::perf {
+
+struct CompareOptions {
+  RegressionRule rule;
+  TimeMetric metric = TimeMetric::kRealTime;
+};
+
+struct CompareRow {
+  std::string name;
+  SampleComparison comparison;
+};
+
+struct CompareReport {
+  std::string base_path, new_path;
+  CompareOptions options;
+  std::vector<CompareRow> rows;  // worst first: by ratio, descending; NOT_ENOUGH_SAMPLES last
+  std::vector<std::string> only_in_base, only_in_new;
+  size_t count(ChangeVerdict verdict) const;
+};
+
+CompareReport compare_runs(const BenchmarkFile& base, const BenchmarkFile& next, const CompareOptions& options);
+
+// 1 when a benchmark regressed; 2 when no benchmark is in both runs or none
+// of those in both has enough repetitions to test (the runs cannot be
+// compared: a CI gate must not pass on that); 0 otherwise.
+int compare_exit_code(const CompareReport& report);
+// One line saying why compare_exit_code is 2 (empty when it is not).
+std::string mismatch_reason(const CompareReport& report);
+
+// The table for a terminal: a header with the rule, one row per benchmark,
+// the benchmarks found on one side only, and a summary line.
+std::string render_compare_table(const CompareReport& report);
+// compare.json: schema "oprig-compare/1"; times in ns.
+nlohmann::json compare_to_json(const CompareReport& report);
+
+}  // namespace oprig::perf

@@ -1,0 +1,114 @@
+// compare_runs over two in-memory runs: matching by name, one-sided
+// benchmarks listed, order, exit codes and the JSON/table outputs.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "perf/compare.hpp"
+
+namespace oprig::perf {
+namespace {
+
+nlohmann::json entries(const std::string& name, const std::vector<double>& ms) {
+  nlohmann::json out = nlohmann::json::array();
+  for (size_t i = 0; i < ms.size(); ++i)
+    out.push_back({{"name", name},
+                   {"run_name", name},
+                   {"run_type", "iteration"},
+                   {"repetitions", ms.size()},
+                   {"repetition_index", i},
+                   {"iterations", 1},
+                   {"real_time", ms[i]},
+                   {"cpu_time", ms[i] / 100},
+                   {"time_unit", "ms"}});
+  return out;
+}
+
+BenchmarkFile run(const std::string& path, const std::vector<std::pair<std::string, std::vector<double>>>& benchmarks) {
+  nlohmann::json doc = {{"context", nlohmann::json::object()}, {"benchmarks", nlohmann::json::array()}};
+  for (const auto& [name, ms] : benchmarks)
+    for (const auto& e : entries(name, ms)) doc["benchmarks"].push_back(e);
+  return parse_benchmark_json(doc, path);
+}
+
+const std::vector<double> kBase9 = {4.91, 5.02, 4.87, 5.10, 4.95, 4.99, 5.31, 4.90, 5.05};
+const std::vector<double> kSlower = {5.38, 5.51, 5.29, 5.45, 5.60, 5.33, 5.41, 5.72, 5.36};
+const std::vector<double> kSame = {4.93, 5.08, 4.85, 4.97, 5.12, 4.89, 5.01, 5.40, 4.96};
+
+TEST(Compare, RegressionGivesExit1AndComesFirst) {
+  const BenchmarkFile base = run("base.json", {{"a", kBase9}, {"b", kBase9}, {"gone", kBase9}});
+  const BenchmarkFile next = run("new.json", {{"a", kSame}, {"b", kSlower}, {"added", kBase9}});
+  const CompareReport report = compare_runs(base, next, {});
+  ASSERT_EQ(report.rows.size(), 2u);
+  EXPECT_EQ(report.rows[0].name, "b");
+  EXPECT_EQ(report.rows[0].comparison.verdict, ChangeVerdict::kRegressed);
+  EXPECT_EQ(report.rows[1].comparison.verdict, ChangeVerdict::kSame);
+  EXPECT_EQ(report.only_in_base, (std::vector<std::string>{"gone"}));
+  EXPECT_EQ(report.only_in_new, (std::vector<std::string>{"added"}));
+  EXPECT_EQ(compare_exit_code(report), 1);
+
+  const std::string table = render_compare_table(report);
+  EXPECT_NE(table.find("REGRESSED"), std::string::npos);
+  EXPECT_NE(table.find("only in BASE (1):\n  gone"), std::string::npos) << table;
+  EXPECT_NE(table.find("only in NEW (1):\n  added"), std::string::npos) << table;
+  EXPECT_NE(table.find("90% CI"), std::string::npos);
+  EXPECT_NE(table.find("-> exit 1"), std::string::npos);
+
+  const nlohmann::json json = compare_to_json(report);
+  EXPECT_EQ(json["schema"], "oprig-compare/1");
+  EXPECT_EQ(json["benchmarks"][0]["verdict"], "REGRESSED");
+  EXPECT_NEAR(json["benchmarks"][0]["ratio"].get<double>(), 1.0868686868686868, 1e-12);
+  EXPECT_NEAR(json["benchmarks"][0]["base_median_ns"].get<double>(), 4.99e6, 1e-3);
+  EXPECT_EQ(json["summary"]["regressed"], 1);
+  EXPECT_EQ(json["exit_code"], 1);
+}
+
+TEST(Compare, UnchangedRunsExit0) {
+  const CompareReport report = compare_runs(run("b", {{"a", kBase9}}), run("n", {{"a", kSame}}), {});
+  EXPECT_EQ(compare_exit_code(report), 0);
+  EXPECT_TRUE(mismatch_reason(report).empty());
+}
+
+TEST(Compare, ImprovementAloneExits0) {
+  const CompareReport report = compare_runs(run("b", {{"a", kSlower}}), run("n", {{"a", kBase9}}), {});
+  EXPECT_EQ(report.rows[0].comparison.verdict, ChangeVerdict::kImproved);
+  EXPECT_EQ(compare_exit_code(report), 0);
+}
+
+TEST(Compare, NothingInCommonIsMismatchedExit2) {
+  const CompareReport report = compare_runs(run("b", {{"a", kBase9}}), run("n", {{"z", kBase9}}), {});
+  EXPECT_EQ(compare_exit_code(report), 2);
+  EXPECT_NE(mismatch_reason(report).find("no benchmark is in both"), std::string::npos);
+}
+
+TEST(Compare, NoTestableBenchmarkExits2ButOneIsEnough) {
+  const std::vector<double> three = {5, 5.1, 5.2};
+  EXPECT_EQ(compare_exit_code(compare_runs(run("b", {{"a", three}}), run("n", {{"a", three}}), {})), 2);
+  const CompareReport mixed =
+      compare_runs(run("b", {{"a", three}, {"c", kBase9}}), run("n", {{"a", three}, {"c", kSame}}), {});
+  EXPECT_EQ(compare_exit_code(mixed), 0);
+  EXPECT_EQ(mixed.rows.back().comparison.verdict, ChangeVerdict::kNotEnoughSamples);  // listed last
+}
+
+TEST(Compare, CpuTimeMetricUsesCpuTimes) {
+  // cpu_time is real_time / 100 in these runs: the same verdict, smaller medians.
+  CompareOptions options;
+  options.metric = TimeMetric::kCpuTime;
+  const CompareReport report = compare_runs(run("b", {{"b", kBase9}}), run("n", {{"b", kSlower}}), options);
+  EXPECT_EQ(report.rows[0].comparison.verdict, ChangeVerdict::kRegressed);
+  EXPECT_NEAR(report.rows[0].comparison.base_median, 4.99e4, 1e-6);
+  EXPECT_NE(render_compare_table(report).find("cpu_time"), std::string::npos);
+}
+
+TEST(Compare, AggregatesOnlyFilesAreExplained) {
+  const nlohmann::json doc = nlohmann::json::parse(R"({"benchmarks": [
+    {"name": "A_mean", "run_name": "A", "run_type": "aggregate", "aggregate_name": "mean",
+     "real_time": 5, "cpu_time": 5, "time_unit": "ms"}]})");
+  const CompareReport report = compare_runs(parse_benchmark_json(doc, "b"), parse_benchmark_json(doc, "n"), {});
+  ASSERT_EQ(report.rows.size(), 1u);
+  EXPECT_NE(report.rows[0].comparison.note.find("only aggregates"), std::string::npos);
+  EXPECT_EQ(compare_exit_code(report), 2);
+}
+
+}  // namespace
+}  // namespace oprig::perf

@@ -1,0 +1,105 @@
+// The regression rule: both the one-sided test and the effect size must agree
+// before a benchmark is REGRESSED or IMPROVED. p-values quoted in comments are
+// scipy.stats.mannwhitneyu (exact) on the same samples.
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <vector>
+
+#include "perf/regression_rule.hpp"
+
+namespace oprig::perf {
+namespace {
+
+const std::vector<double> kBase9 = {4.91, 5.02, 4.87, 5.10, 4.95, 4.99, 5.31, 4.90, 5.05};
+// p_slower = 4.11e-5, Hodges-Lehmann ratio 1.0869 (statistics_test.cpp).
+const std::vector<double> kNew9Slower = {5.38, 5.51, 5.29, 5.45, 5.60, 5.33, 5.41, 5.72, 5.36};
+const std::vector<double> kNew9Same = {4.93, 5.08, 4.85, 4.97, 5.12, 4.89, 5.01, 5.40, 4.96};
+
+std::vector<double> scaled(const std::vector<double>& v, double factor) {
+  std::vector<double> out;
+  for (double x : v) out.push_back(factor * x);
+  return out;
+}
+
+TEST(RegressionRule, SignificantAndLargeIsRegressed) {
+  const SampleComparison c = compare_samples(kBase9, kNew9Slower, RegressionRule{});
+  EXPECT_EQ(c.verdict, ChangeVerdict::kRegressed);
+  EXPECT_LT(c.p_slower, 0.05);
+  EXPECT_NEAR(c.ratio.ratio, 1.0868686868686868, 1e-12);
+  EXPECT_EQ(c.base_count, 9u);
+  EXPECT_NEAR(c.base_median, 4.99, 1e-12);
+  EXPECT_NEAR(c.new_median, 5.41, 1e-12);
+  EXPECT_TRUE(c.exact);
+}
+
+TEST(RegressionRule, SwappedRunsAreImproved) {
+  const SampleComparison c = compare_samples(kNew9Slower, kBase9, RegressionRule{});
+  EXPECT_EQ(c.verdict, ChangeVerdict::kImproved);
+  EXPECT_LT(c.p_faster, 0.05);
+  EXPECT_NEAR(c.ratio.ratio, 1 / 1.0868686868686868, 1e-12);
+}
+
+TEST(RegressionRule, SameBuildIsSame) {
+  EXPECT_EQ(compare_samples(kBase9, kNew9Same, RegressionRule{}).verdict, ChangeVerdict::kSame);
+  EXPECT_EQ(compare_samples(kBase9, kBase9, RegressionRule{}).verdict, ChangeVerdict::kSame);
+}
+
+TEST(RegressionRule, SignificantButBelowTheMinimumEffectIsSame) {
+  // Every repetition 3 % slower: scipy's exact one-sided p = 0.0122, ratio 1.03.
+  const std::vector<double> slower3 = scaled(kBase9, 1.03);
+  const SampleComparison c = compare_samples(kBase9, slower3, RegressionRule{});
+  EXPECT_NEAR(c.p_slower, 0.012217194570135747, 1e-12);
+  EXPECT_NEAR(c.ratio.ratio, 1.03, 1e-12);
+  EXPECT_EQ(c.verdict, ChangeVerdict::kSame);
+  // A 2 % threshold catches it.
+  EXPECT_EQ(compare_samples(kBase9, slower3, RegressionRule{0.05, 0.02, 5}).verdict, ChangeVerdict::kRegressed);
+  // A stricter alpha does not.
+  EXPECT_EQ(compare_samples(kBase9, slower3, RegressionRule{0.01, 0.02, 5}).verdict, ChangeVerdict::kSame);
+}
+
+TEST(RegressionRule, LargeButNotSignificantIsSame) {
+  // Ratio 1.227 but scipy's exact one-sided p = 0.155: noise, not a regression.
+  const std::vector<double> base = {10.0, 11.0, 12.0, 13.0, 30.0};
+  const std::vector<double> next = {10.5, 12.5, 13.5, 40.0, 50.0};
+  const SampleComparison c = compare_samples(base, next, RegressionRule{});
+  EXPECT_NEAR(c.p_slower, 0.15476190476190477, 1e-12);
+  EXPECT_NEAR(c.ratio.ratio, 1.227272727272727, 1e-12);
+  EXPECT_EQ(c.verdict, ChangeVerdict::kSame);
+}
+
+TEST(RegressionRule, TooFewRepetitionsSaySo) {
+  const std::vector<double> four = {5.4, 5.5, 5.6, 5.7};
+  const SampleComparison c = compare_samples(kBase9, four, RegressionRule{});
+  EXPECT_EQ(c.verdict, ChangeVerdict::kNotEnoughSamples);
+  EXPECT_NE(c.note.find("4 in NEW"), std::string::npos) << c.note;
+  EXPECT_EQ(compare_samples(kBase9, four, RegressionRule{0.05, 0.05, 4}).verdict, ChangeVerdict::kRegressed);
+}
+
+TEST(RegressionRule, UnusableTimesAreDroppedAndCounted) {
+  std::vector<double> with_bad = kNew9Slower;
+  with_bad.push_back(0.0);
+  with_bad.push_back(std::numeric_limits<double>::quiet_NaN());
+  const SampleComparison c = compare_samples(kBase9, with_bad, RegressionRule{});
+  EXPECT_EQ(c.new_count, 9u);
+  EXPECT_EQ(c.verdict, ChangeVerdict::kRegressed);
+  EXPECT_NE(c.note.find("2 in NEW"), std::string::npos) << c.note;
+}
+
+TEST(RegressionRule, RejectsRulesOutOfRange) {
+  EXPECT_THROW(check_rule({0.0, 0.05, 5}), std::invalid_argument);
+  EXPECT_THROW(check_rule({0.6, 0.05, 5}), std::invalid_argument);
+  EXPECT_THROW(check_rule({0.05, -0.1, 5}), std::invalid_argument);
+  EXPECT_THROW(check_rule({0.05, 0.05, 1}), std::invalid_argument);
+  EXPECT_NO_THROW(check_rule({0.05, 0.0, 2}));
+}
+
+TEST(RegressionRule, VerdictNames) {
+  EXPECT_EQ(change_verdict_name(ChangeVerdict::kRegressed), "REGRESSED");
+  EXPECT_EQ(change_verdict_name(ChangeVerdict::kImproved), "IMPROVED");
+  EXPECT_EQ(change_verdict_name(ChangeVerdict::kSame), "SAME");
+  EXPECT_EQ(change_verdict_name(ChangeVerdict::kNotEnoughSamples), "NOT_ENOUGH_SAMPLES");
+}
+
+}  // namespace
+}  // namespace oprig::perf
