@@ -360,6 +360,9 @@ class UdoReader {
       if (role == TensorRole::kOutput)
         warn(default_node, "an output with a default value (the XML format forbids one; the SNPE tools ignore it)");
       if (d.is_string()) tensor.default_value = parse_default(d.get<std::string>(), boolean);
+      // A boolean tensor's 0/1 means false/true, as the XML reader reads it.
+      else if (boolean && (d.is_number() || d.is_array()))
+        tensor.default_value = parse_default(d.dump(), boolean);
       else if (d.is_number() || d.is_boolean() || d.is_array())
         tensor.default_value = DefaultValue{d.dump(), nlohmann::json(d)};
       else error(default_node, "must be a number, boolean, list or string");
