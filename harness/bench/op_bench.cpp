@@ -4,77 +4,89 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
-#include <map>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <iostream>
+#include <sstream>
 
+#include "bench/bench_kernel.hpp"
+#include "bench/integrity_check.hpp"
 #include "cases/tensor_data.hpp"
-#include "runner/abi_params.hpp"
 #include "core/dtype.hpp"
+#include "package/loader.hpp"
+#include "perf/roofline.hpp"
+#include "runner/abi_params.hpp"
 
 namespace oprig::harness {
 namespace {
 
-struct Fixture {
-  Backend* backend = nullptr;
-  const oprig_implementation_v1* impl = nullptr;
-  oprig_kernel* kernel = nullptr;
-  std::unique_ptr<AbiParams> params;
-  std::vector<std::unique_ptr<DeviceBuffer>> buffers;
-  std::vector<oprig_tensor> in, out;
-  std::vector<double> samples_ns;
-  uint64_t bytes = 0, elements = 0, sim_cycles = 0;
-  ~Fixture() {
-    if (kernel) impl->destroy(kernel);
-  }
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+std::string fixed(double v, int digits) {
+  std::ostringstream s;
+  s.setf(std::ios::fixed);
+  s.precision(digits);
+  s << v;
+  return s.str();
+}
+
+// What one benchmark function call measured: libbenchmark calls it once per
+// repetition, and for the first repetition also for its iteration-count probes.
+struct CallRecord {
+  int64_t iterations = 0;
+  double ns_per_execute = 0;
 };
 
-bool setup(Fixture& f, const Case& c, const LoadedOp& op, Backend& backend, const oprig_implementation_v1& impl,
-           std::string* why) {
-  f.backend = &backend;
-  f.impl = &impl;
-  const std::vector<TensorData> inputs = make_inputs(c, op.plan);
-  const std::vector<Expected> expected = expected_outputs(c, op.context, nullptr, inputs);
-  f.params = std::make_unique<AbiParams>(c.params, op.space);
-  if (impl.create(&backend.context(), c.op.c_str(), f.params->data(), f.params->size(), &f.kernel) != OPRIG_STATUS_OK) {
-    *why = "create() failed";
-    return false;
-  }
-  for (const TensorData& t : inputs) f.in.push_back(describe_tensor(t));
-  for (const CaseTensor& t : c.outputs) {
-    oprig_tensor o{};
-    o.dtype = t.type.dtype;
-    o.scale = static_cast<float>(t.quant.scale);
-    o.zero_point = t.quant.zero_point;
-    f.out.push_back(o);
-  }
-  if (impl.prepare(f.kernel, f.in.data(), f.in.size(), f.out.data(), f.out.size()) != OPRIG_STATUS_OK) {
-    *why = "prepare() failed";
-    return false;
-  }
-  for (size_t k = 0; k < inputs.size(); ++k) {
-    if (!inputs[k].present) continue;
-    f.buffers.push_back(backend.allocate(inputs[k].bytes.size()));
-    backend.write(*f.buffers.back(), inputs[k].bytes);
-    f.buffers.back()->bind(f.in[k]);
-    f.bytes += inputs[k].bytes.size();
-  }
-  for (size_t k = 0; k < expected.size(); ++k) {
-    const size_t out_bytes = expected[k].values.size() * dtype_size(c.outputs[k].type.dtype);
-    f.buffers.push_back(backend.allocate(out_bytes));
-    f.buffers.back()->bind(f.out[k]);
-    f.bytes += out_bytes;
-    f.elements += expected[k].values.size();
-  }
-  return true;
+struct Fixture {
+  BenchKernel kernel;
+  bool host_clock = false;  // dsp: the simulator's cost is host time; its simulated time is a counter
+  double estimate_s = 0;    // one execute, from setup
+  int repetitions = kMinRepetitions;
+  Clock::time_point first_call{};
+  bool warmed = false;
+  WarmupResult warmup;
+  std::vector<CallRecord> calls;
+  double wall_ns_total = 0, sim_cycles_total = 0;
+  uint64_t executes = 0;
+  std::string stopped;  // why repetitions were skipped, when they were
+};
+
+std::string skip_list(const std::vector<std::string>& skipped) {
+  std::string out;
+  for (const std::string& s : skipped) out += "  " + s + "\n";
+  return out;
 }
 
 }  // namespace
 
+std::string check_bench_options(const BenchOptions& o) {
+  auto positive = [](double v) { return std::isfinite(v) && v > 0; };
+  if (!positive(o.min_time_s))
+    return "--min-time must be a positive number of seconds, got " + fixed(o.min_time_s, 3);
+  if (!positive(o.max_seconds)) return "--max-seconds must be a positive number of seconds, got " + fixed(o.max_seconds, 3);
+  if (!positive(o.max_seconds_per_benchmark))
+    return "--max-seconds-per-benchmark must be a positive number of seconds, got " +
+           fixed(o.max_seconds_per_benchmark, 3);
+  if (o.repetitions != 0 && o.repetitions < kMinRepetitions)
+    return "--repetitions must be at least " + std::to_string(kMinRepetitions) + " (Mann-Whitney U over fewer cannot " +
+           "flag a regression at alpha 0.05 with the margins compare needs), got " + std::to_string(o.repetitions);
+  return {};
+}
+
 std::vector<reports::CaseResult> run_benchmarks(const Suite& suite, const Selection& selection,
                                                 const BenchOptions& options) {
+  const Clock::time_point bench_start = Clock::now();
+  const Clock::time_point deadline = bench_start + std::chrono::duration_cast<Clock::duration>(
+                                                       std::chrono::duration<double>(options.max_seconds));
   std::map<std::string, std::unique_ptr<Backend>> backends;
   std::vector<std::unique_ptr<Fixture>> fixtures;
   std::vector<reports::CaseResult> results;
   std::vector<std::pair<Fixture*, size_t>> fixture_results;
+  std::vector<std::string> skipped;
+  double planned_s = 0;  // estimated wall time of the benchmarks registered so far
 
   for (const auto& op : suite.ops) {
     TestPlan bench_plan = op->plan;
@@ -96,33 +108,123 @@ std::vector<reports::CaseResult> run_benchmarks(const Suite& suite, const Select
         // depend on which of the correctness fills it sees.
         const std::string& first_fill = op->plan.fills.empty() ? std::string("uniform") : op->plan.fills.front().name;
         if (!c.variant.ends_with("p0") || (c.fill != first_fill && c.fill != "uniform")) continue;
+        if (Clock::now() > deadline) {
+          reports::CaseResult r = case_record(c, &op->context);
+          r.verdict = Verdict::kSkipped;
+          r.message = "not run: the bench's --max-seconds " + fixed(options.max_seconds, 0) + " s ran out";
+          skipped.push_back(c.id + ": " + r.message);
+          results.push_back(r);
+          continue;
+        }
         BackendContext be{backend, name + " unavailable", op->package, impl, no_impl};
         reports::CaseResult r = execute_case(c, op->context, be);  // correctness first
         results.push_back(r);
         if (backend == nullptr || impl == nullptr || r.verdict == Verdict::kSkipped) continue;
         auto f = std::make_unique<Fixture>();
         std::string why;
-        if (!setup(*f, c, *op, *backend, *impl, &why)) {
-          results.back().message += "; bench setup: " + why;
+        if (!setup_bench_kernel(f->kernel, c, *op, *backend, *impl, &why)) {
+          results.back().message += (results.back().message.empty() ? "" : "; ") + std::string("bench setup: ") + why;
           continue;
         }
+        f->host_clock = backend->kind() == OPRIG_BACKEND_DSP || !backend->info().device_timer;
+        f->estimate_s = f->kernel.setup_execute_wall_ns * 1e-9;
+        // Repetitions: the plan's or --repetitions, at least 9; fewer only when
+        // even one execute per repetition does not fit the per-benchmark cap.
+        const int wanted = std::max(kMinRepetitions, options.repetitions > 0 ? options.repetitions
+                                                                               : op->plan.bench_repetitions);
+        const double per_rep_s = std::max(options.min_time_s, f->estimate_s);
+        const double warmup_s = std::min(options.warmup.max_seconds,
+                                         std::max(options.warmup.min_seconds,
+                                                  static_cast<double>(options.warmup.min_executes) * f->estimate_s));
+        // One more repetition's worth for libbenchmark's iteration-count probes.
+        const int fit = static_cast<int>((options.max_seconds_per_benchmark - warmup_s) / per_rep_s) - 1;
+        f->repetitions = std::min(wanted, fit);
+        if (f->repetitions < 3) {
+          const std::string msg = "not timed: one execute takes " + fixed(f->estimate_s, 3) +
+                                  " s; 3 repetitions do not fit --max-seconds-per-benchmark " +
+                                  fixed(options.max_seconds_per_benchmark, 0) + " s";
+          results.back().message += (results.back().message.empty() ? "" : "; ") + msg;
+          skipped.push_back(c.id + ": " + msg);
+          continue;
+        }
+        const double cost_s = warmup_s + (f->repetitions + 1) * per_rep_s;
+        if (seconds_since(bench_start) + planned_s + cost_s > options.max_seconds) {
+          const std::string msg = "not timed: it would pass the bench's --max-seconds " +
+                                  fixed(options.max_seconds, 0) + " s (about " + fixed(cost_s, 1) + " s needed)";
+          results.back().message += (results.back().message.empty() ? "" : "; ") + msg;
+          skipped.push_back(c.id + ": " + msg);
+          continue;
+        }
+        planned_s += cost_s;
         Fixture* fp = f.get();
         fixture_results.push_back({fp, results.size() - 1});
-        const bool device_timer = backend->info().device_timer;
-        benchmark::RegisterBenchmark(c.id.c_str(), [fp, device_timer](benchmark::State& state) {
-          for (auto _ : state) {
-            ExecTiming timing;
-            fp->backend->execute(*fp->impl, fp->kernel, fp->in, fp->out, timing);
-            state.SetIterationTime(timing.compute_ns * 1e-9);
-            fp->samples_ns.push_back(timing.compute_ns);
-            fp->sim_cycles = timing.sim_cycles;
+        const double per_benchmark_cap = options.max_seconds_per_benchmark;
+        const double max_seconds = options.max_seconds;
+        const WarmupRule rule = options.warmup;
+        const bool device_timer = backend->info().device_timer && !fp->host_clock;
+        benchmark::RegisterBenchmark(c.id.c_str(), [fp, deadline, per_benchmark_cap, max_seconds, rule,
+                                                    device_timer](benchmark::State& state) {
+          BenchKernel& k = fp->kernel;
+          if (!fp->warmed) {
+            fp->first_call = Clock::now();
+            size_t i = 0;
+            fp->warmup = warm_up(
+                [&] {
+                  const ExecuteSample s = k.execute(i++ % k.input_sets.size());
+                  return fp->host_clock ? s.wall_ns * 1e-9 : s.clock_ns * 1e-9;
+                },
+                rule, [&] { return seconds_since(fp->first_call); });
+            fp->warmed = true;
           }
-          state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * fp->elements));
-          state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * fp->bytes));
+          if (!fp->stopped.empty()) {
+            state.SkipWithError(fp->stopped.c_str());
+            return;
+          }
+          if (Clock::now() > deadline) {
+            fp->stopped = "skipped: the bench's --max-seconds " + fixed(max_seconds, 0) + " s ran out";
+          } else if (seconds_since(fp->first_call) > per_benchmark_cap) {
+            fp->stopped = "skipped: --max-seconds-per-benchmark " + fixed(per_benchmark_cap, 0) + " s ran out";
+          }
+          if (!fp->stopped.empty()) {
+            state.SkipWithError(fp->stopped.c_str());
+            return;
+          }
+          // One untimed execute: the previous benchmark left its data in the caches.
+          k.execute(0);
+          double timed_ns = 0, wall_ns = 0, cycles = 0;
+          size_t i = 0;
+          for (auto _ : state) {
+            // Alternate input contents: a kernel that returns a cached result is wrong half the time.
+            const ExecuteSample s = k.execute(i++ % k.input_sets.size());
+            if (s.status != OPRIG_STATUS_OK) {
+              fp->stopped = "execute() failed during timing: " + status_name(s.status);
+              state.SkipWithError(fp->stopped.c_str());
+              break;
+            }
+            const double ns = fp->host_clock ? s.wall_ns : s.clock_ns;
+            state.SetIterationTime(ns * 1e-9);
+            timed_ns += ns;
+            wall_ns += s.wall_ns;
+            cycles += static_cast<double>(s.sim_cycles);
+          }
+          const auto n = static_cast<double>(std::max<int64_t>(state.iterations(), 1));
+          if (fp->stopped.empty()) fp->calls.push_back({state.iterations(), timed_ns / n});
+          fp->executes += static_cast<uint64_t>(state.iterations());
+          fp->wall_ns_total += wall_ns;
+          fp->sim_cycles_total += cycles;
+          state.SetItemsProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(k.elements));
+          state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(k.bytes));
           state.counters["device_timer"] = device_timer ? 1 : 0;
-          if (fp->sim_cycles) state.counters["sim_cycles"] = static_cast<double>(fp->sim_cycles);
-        })->UseManualTime()->Repetitions(options.repetitions > 0 ? options.repetitions : op->plan.bench_repetitions)
-          ->MinTime(options.min_time_s)->Unit(benchmark::kMillisecond);
+          state.counters["host_wall_ns"] = wall_ns / n;  // launch and wait included
+          if (cycles > 0) state.counters["sim_cycles"] = cycles / n;  // dsp: simulated, beside the host time
+          state.counters["create_ns"] = k.create_ns;
+          state.counters["prepare_ns"] = k.prepare_ns;
+          state.counters["h2d_ns"] = k.h2d_ns;
+          state.counters["d2h_ns"] = k.d2h_ns;
+          state.counters["input_sets"] = static_cast<double>(k.input_sets.size());
+          state.counters["warmup_executes"] = static_cast<double>(fp->warmup.executes);
+          state.counters["warmup_settled"] = fp->warmup.settled ? 1 : 0;
+        })->UseManualTime()->Repetitions(fp->repetitions)->MinTime(options.min_time_s)->Unit(benchmark::kMillisecond);
         fixtures.push_back(std::move(f));
       }
     }
@@ -130,8 +232,9 @@ std::vector<reports::CaseResult> run_benchmarks(const Suite& suite, const Select
 
   std::filesystem::create_directories(options.out_dir);
   const std::string out_arg = "--benchmark_out=" + (options.out_dir / "benchmark.json").string();
-  std::vector<std::string> args = {"oprig-bench", out_arg, "--benchmark_out_format=json",
-                                   "--benchmark_report_aggregates_only=true"};
+  // Per-repetition entries and the aggregates (no report_aggregates_only):
+  // compare, history and Google Benchmark's compare.py read the repetitions.
+  std::vector<std::string> args = {"oprig-bench", out_arg, "--benchmark_out_format=json"};
   if (!options.filter.empty()) args.push_back("--benchmark_filter=" + options.filter);
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
@@ -141,19 +244,67 @@ std::vector<reports::CaseResult> run_benchmarks(const Suite& suite, const Select
   benchmark::Shutdown();
 
   for (const auto& [fp, index] : fixture_results) {
-    if (fp->samples_ns.empty()) continue;
-    reports::PerfStats& perf = *(results[index].perf ? &*results[index].perf : &results[index].perf.emplace());
-    std::vector<double> sorted = fp->samples_ns;
+    reports::CaseResult& r = results[index];
+    auto note = [&r](const std::string& m) { r.message += (r.message.empty() ? "" : "; ") + m; };
+    if (!fp->stopped.empty()) {
+      note(fp->stopped);
+      skipped.push_back(r.id + ": " + fp->stopped);
+    }
+    if (fp->calls.empty()) continue;  // filtered out, or skipped before any repetition
+    // libbenchmark probes the iteration count in the first repetition's
+    // calls; every reported repetition runs the final count.
+    const int64_t final_iterations = fp->calls.back().iterations;
+    std::vector<double> reps;
+    for (const CallRecord& call : fp->calls)
+      if (call.iterations == final_iterations) reps.push_back(call.ns_per_execute);
+    const BenchKernel& k = fp->kernel;
+
+    reports::PerfStats& perf = r.perf ? *r.perf : r.perf.emplace();
+    std::vector<double> sorted = reps;
     std::sort(sorted.begin(), sorted.end());
-    perf.compute_ns_samples = fp->samples_ns;
+    perf.device_timer = !fp->host_clock && k.backend->info().device_timer;
+    perf.compute_ns_samples = reps;
     perf.compute_ns_min = sorted.front();
     perf.compute_ns_median = sorted[sorted.size() / 2];
-    perf.elements = fp->elements;
-    perf.bytes = fp->bytes;
-    perf.sim_cycles = fp->sim_cycles;
-    perf.gelem_per_s = perf.elements / perf.compute_ns_median;
-    perf.gbytes_per_s = perf.bytes / perf.compute_ns_median;
+    perf.create_ns = k.create_ns;
+    perf.prepare_ns = k.prepare_ns;
+    perf.h2d_ns = k.h2d_ns;
+    perf.d2h_ns = k.d2h_ns;
+    perf.elements = k.elements;
+    perf.bytes = k.bytes;
+    perf.sim_cycles = fp->executes ? static_cast<uint64_t>(std::llround(fp->sim_cycles_total / fp->executes)) : 0;
+    perf.gelem_per_s = static_cast<double>(perf.elements) / perf.compute_ns_median;
+    perf.gbytes_per_s = static_cast<double>(perf.bytes) / perf.compute_ns_median;
+    if (!fp->warmup.settled)
+      note("warm-up did not settle within " + fixed(options.warmup.max_seconds, 1) + " s (" +
+           std::to_string(fp->warmup.executes) + " executes): timings may be noisy");
+    if (k.input_sets.size() < 2) note("inputs not varied between timed iterations: " + k.why_one_input_set);
+
+    // The output after the timed loop, on the timed inputs and on fresh ones.
+    const IntegrityVerdict integrity = check_after_timing(fp->kernel, fp->executes + fp->warmup.executes);
+    if (!integrity.ok) {
+      r.verdict = Verdict::kFailed;
+      note(integrity.message);
+      continue;
+    }
+    auto peaks = options.peaks.find(r.backend);
+    if (peaks != options.peaks.end() && !fp->host_clock) {
+      perf::RooflineInput in;
+      in.bytes = static_cast<double>(k.cost_bytes ? k.cost_bytes : k.bytes);
+      in.flops = static_cast<double>(k.cost_flops);
+      in.seconds = perf.compute_ns_min * 1e-9;
+      const perf::RooflineResult roof = perf::evaluate_roofline(peaks->second, in);
+      if (roof.above_roofline) {
+        if (r.verdict == Verdict::kPassed || r.verdict == Verdict::kQualityWarning) r.verdict = Verdict::kMistrusted;
+        note("MISTRUSTED timing: the fastest repetition (" + fixed(perf.compute_ns_min * 1e-3, 3) + " us, " +
+             fixed(roof.gbps, 1) + " GB/s, " + fixed(roof.gflops, 1) + " GFLOP/s) is faster than this machine's " +
+             "calibrated roofline allows (" + fixed(roof.limit_seconds_best * 1e6, 3) + " us at best): the kernel " +
+             "skips work or the timer is wrong; not a record");
+      }
+    }
   }
+  if (!skipped.empty())
+    std::cerr << "oprig bench: " << skipped.size() << " benchmark(s) not fully timed:\n" << skip_list(skipped);
   return results;
 }
 
