@@ -76,8 +76,8 @@ std::string check_bench_options(const BenchOptions& o) {
   return {};
 }
 
-std::vector<reports::CaseResult> run_benchmarks(const Suite& suite, const Selection& selection,
-                                                const BenchOptions& options) {
+BenchRun run_benchmarks(const Suite& suite, const Selection& selection, const BenchOptions& options) {
+  BenchRun run;
   const Clock::time_point bench_start = Clock::now();
   const Clock::time_point deadline = bench_start + std::chrono::duration_cast<Clock::duration>(
                                                        std::chrono::duration<double>(options.max_seconds));
@@ -214,16 +214,21 @@ std::vector<reports::CaseResult> run_benchmarks(const Suite& suite, const Select
           fp->sim_cycles_total += cycles;
           state.SetItemsProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(k.elements));
           state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(k.bytes));
-          state.counters["device_timer"] = device_timer ? 1 : 0;
-          state.counters["host_wall_ns"] = wall_ns / n;  // launch and wait included
-          if (cycles > 0) state.counters["sim_cycles"] = cycles / n;  // dsp: simulated, beside the host time
-          state.counters["create_ns"] = k.create_ns;
-          state.counters["prepare_ns"] = k.prepare_ns;
-          state.counters["h2d_ns"] = k.h2d_ns;
-          state.counters["d2h_ns"] = k.d2h_ns;
-          state.counters["input_sets"] = static_cast<double>(k.input_sets.size());
-          state.counters["warmup_executes"] = static_cast<double>(fp->warmup.executes);
-          state.counters["warmup_settled"] = fp->warmup.settled ? 1 : 0;
+          // Zero counters are left out: libbenchmark's cv aggregate of an
+          // all-zero counter is 0/0, written as NaN, which is not JSON.
+          auto counter = [&state](const char* name, double value) {
+            if (value != 0) state.counters[name] = value;
+          };
+          counter("device_timer", device_timer ? 1 : 0);
+          counter("host_wall_ns", wall_ns / n);  // launch and wait included
+          counter("sim_cycles", cycles / n);     // dsp: simulated, beside the host time
+          counter("create_ns", k.create_ns);
+          counter("prepare_ns", k.prepare_ns);
+          counter("h2d_ns", k.h2d_ns);
+          counter("d2h_ns", k.d2h_ns);
+          counter("input_sets", static_cast<double>(k.input_sets.size()));
+          counter("warmup_executes", static_cast<double>(fp->warmup.executes));
+          counter("warmup_unsettled", fp->warmup.settled ? 0 : 1);
         })->UseManualTime()->Repetitions(fp->repetitions)->MinTime(options.min_time_s)->Unit(benchmark::kMillisecond);
         fixtures.push_back(std::move(f));
       }
@@ -288,12 +293,14 @@ std::vector<reports::CaseResult> run_benchmarks(const Suite& suite, const Select
       continue;
     }
     auto peaks = options.peaks.find(r.backend);
-    if (peaks != options.peaks.end() && !fp->host_clock) {
+    // dsp: the calibrated peaks are the cost model's and the time is the host's; no roofline.
+    if (peaks != options.peaks.end() && k.backend->kind() != OPRIG_BACKEND_DSP) {
       perf::RooflineInput in;
       in.bytes = static_cast<double>(k.cost_bytes ? k.cost_bytes : k.bytes);
       in.flops = static_cast<double>(k.cost_flops);
       in.seconds = perf.compute_ns_min * 1e-9;
       const perf::RooflineResult roof = perf::evaluate_roofline(peaks->second, in);
+      run.roofline.push_back({r.id, r.backend, roof});
       if (roof.above_roofline) {
         if (r.verdict == Verdict::kPassed || r.verdict == Verdict::kQualityWarning) r.verdict = Verdict::kMistrusted;
         note("MISTRUSTED timing: the fastest repetition (" + fixed(perf.compute_ns_min * 1e-3, 3) + " us, " +
@@ -305,7 +312,8 @@ std::vector<reports::CaseResult> run_benchmarks(const Suite& suite, const Select
   }
   if (!skipped.empty())
     std::cerr << "oprig bench: " << skipped.size() << " benchmark(s) not fully timed:\n" << skip_list(skipped);
-  return results;
+  run.cases = std::move(results);
+  return run;
 }
 
 }  // namespace oprig::harness

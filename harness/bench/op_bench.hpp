@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/roofline_page.hpp"
 #include "bench/warmup.hpp"
 #include "perf/calibration.hpp"
 #include "reports/results.hpp"
@@ -49,9 +50,12 @@ inline constexpr int kMinRepetitions = 9;
 // and positive, --repetitions 0 or at least kMinRepetitions.
 std::string check_bench_options(const BenchOptions& options);
 
-// Returns the cases with perf filled (and the correctness verdict of one run).
+struct BenchRun {
+  std::vector<reports::CaseResult> cases;  // perf filled, with the correctness verdict of one run
+  std::vector<RooflineRow> roofline;       // the timed rows of backends with calibrated peaks
+};
+
 // Writes Google Benchmark's JSON to out_dir/benchmark.json.
-std::vector<reports::CaseResult> run_benchmarks(const Suite& suite, const Selection& selection,
-                                                const BenchOptions& options);
+BenchRun run_benchmarks(const Suite& suite, const Selection& selection, const BenchOptions& options);
 
 }  // namespace oprig::harness

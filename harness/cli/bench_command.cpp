@@ -10,6 +10,7 @@
 #include "perf/calibration.hpp"
 #include "perf/machine.hpp"
 #include "perf/this_build.hpp"
+#include "reports/atomic_file.hpp"
 #include "reports/reporter.hpp"
 #include "reports/summary.hpp"
 #include "runner/environment.hpp"
@@ -89,12 +90,18 @@ void add_bench_command(CLI::App& root, int* exit_code) {
     benchmark::AddCustomContext("oprig_git_revision", perf::this_build_git_revision());
     reports::RunResults results;
     results.environment = harness::collect_environment(selection.backends, invoked_command_line());
-    results.cases = harness::run_benchmarks(suite, selection, options);
+    harness::BenchRun run = harness::run_benchmarks(suite, selection, options);
+    results.cases = std::move(run.cases);
     results.environment.finished_at = harness::utc_now_iso8601();
     reports::write_all_reports(results, flags->out);
     std::cout << reports::summary_table(results) << "\n";
     std::cout << "benchmark: " << std::filesystem::absolute(std::filesystem::path(flags->out) / "benchmark.json").string() << "\n";
     std::cout << "report:    " << std::filesystem::absolute(std::filesystem::path(flags->out) / "report.html").string() << "\n";
+    if (!options.peaks.empty()) {
+      const std::filesystem::path page = std::filesystem::path(flags->out) / "roofline.html";
+      reports::write_file_atomically(page, harness::render_roofline_page(options.peaks, run.roofline));
+      std::cout << "roofline:  " << std::filesystem::absolute(page).string() << "\n";
+    }
     *exit_code = reports::exit_code_for(results);
   });
 }
