@@ -44,7 +44,6 @@ struct Fixture {
   BenchKernel kernel;
   bool host_clock = false;  // dsp: the simulator's cost is host time; its simulated time is a counter
   double estimate_s = 0;    // one execute, from setup
-  int repetitions = kMinRepetitions;
   Clock::time_point first_call{};
   bool warmed = false;
   WarmupResult warmup;
@@ -83,11 +82,24 @@ BenchRun run_benchmarks(const Suite& suite, const Selection& selection, const Be
                                                        std::chrono::duration<double>(options.max_seconds));
   std::map<std::string, std::unique_ptr<Backend>> backends;
   std::vector<std::unique_ptr<Fixture>> fixtures;
-  std::vector<reports::CaseResult> results;
+  // Pinned: benchmark functions hold pointers into it while libbenchmark runs.
+  auto results_owner = std::make_unique<std::vector<reports::CaseResult>>();
+  std::vector<reports::CaseResult>& results = *results_owner;
   std::vector<std::pair<Fixture*, size_t>> fixture_results;
   std::vector<std::string> skipped;
-  double planned_s = 0;  // estimated wall time of the benchmarks registered so far
 
+  // First pass: every case gets its result slot, so the benchmark functions
+  // can fill theirs while libbenchmark runs; cases with no backend or no
+  // kernel are judged here (no timing to do).
+  struct Pending {
+    const Case* c = nullptr;
+    const LoadedOp* op = nullptr;
+    BackendContext be;
+    std::string name;
+    size_t index = 0;
+  };
+  std::vector<std::unique_ptr<Case>> cases;
+  std::vector<Pending> pending;
   for (const auto& op : suite.ops) {
     TestPlan bench_plan = op->plan;
     bench_plan.shapes = op->plan.bench_shapes;
@@ -108,131 +120,119 @@ BenchRun run_benchmarks(const Suite& suite, const Selection& selection, const Be
         // depend on which of the correctness fills it sees.
         const std::string& first_fill = op->plan.fills.empty() ? std::string("uniform") : op->plan.fills.front().name;
         if (!c.variant.ends_with("p0") || (c.fill != first_fill && c.fill != "uniform")) continue;
-        if (Clock::now() > deadline) {
-          reports::CaseResult r = case_record(c, &op->context);
-          r.verdict = Verdict::kSkipped;
-          r.message = "not run: the bench's --max-seconds " + fixed(options.max_seconds, 0) + " s ran out";
-          skipped.push_back(c.id + ": " + r.message);
-          results.push_back(r);
-          continue;
-        }
         BackendContext be{backend, name + " unavailable", op->package, impl, no_impl};
-        reports::CaseResult r = execute_case(c, op->context, be);  // correctness first
-        results.push_back(r);
-        if (backend == nullptr || impl == nullptr || r.verdict == Verdict::kSkipped) continue;
-        auto f = std::make_unique<Fixture>();
-        std::string why;
-        if (!setup_bench_kernel(f->kernel, c, *op, *backend, *impl, &why)) {
-          results.back().message += (results.back().message.empty() ? "" : "; ") + std::string("bench setup: ") + why;
+        if (backend == nullptr || impl == nullptr) {
+          results.push_back(execute_case(c, op->context, be));
           continue;
         }
-        f->host_clock = backend->kind() == OPRIG_BACKEND_DSP || !backend->info().device_timer;
-        f->estimate_s = f->kernel.setup_execute_wall_ns * 1e-9;
-        // Repetitions: the plan's or --repetitions, at least 9; fewer only when
-        // even one execute per repetition does not fit the per-benchmark cap.
-        const int wanted = std::max(kMinRepetitions, options.repetitions > 0 ? options.repetitions
-                                                                               : op->plan.bench_repetitions);
-        const double per_rep_s = std::max(options.min_time_s, f->estimate_s);
-        const double warmup_s = std::min(options.warmup.max_seconds,
-                                         std::max(options.warmup.min_seconds,
-                                                  static_cast<double>(options.warmup.min_executes) * f->estimate_s));
-        // One more repetition's worth for libbenchmark's iteration-count probes.
-        const int fit = static_cast<int>((options.max_seconds_per_benchmark - warmup_s) / per_rep_s) - 1;
-        f->repetitions = std::min(wanted, fit);
-        if (f->repetitions < 3) {
-          const std::string msg = "not timed: one execute takes " + fixed(f->estimate_s, 3) +
-                                  " s; 3 repetitions do not fit --max-seconds-per-benchmark " +
-                                  fixed(options.max_seconds_per_benchmark, 0) + " s";
-          results.back().message += (results.back().message.empty() ? "" : "; ") + msg;
-          skipped.push_back(c.id + ": " + msg);
-          continue;
-        }
-        const double cost_s = warmup_s + (f->repetitions + 1) * per_rep_s;
-        if (seconds_since(bench_start) + planned_s + cost_s > options.max_seconds) {
-          const std::string msg = "not timed: it would pass the bench's --max-seconds " +
-                                  fixed(options.max_seconds, 0) + " s (about " + fixed(cost_s, 1) + " s needed)";
-          results.back().message += (results.back().message.empty() ? "" : "; ") + msg;
-          skipped.push_back(c.id + ": " + msg);
-          continue;
-        }
-        planned_s += cost_s;
-        Fixture* fp = f.get();
-        fixture_results.push_back({fp, results.size() - 1});
-        const double per_benchmark_cap = options.max_seconds_per_benchmark;
-        const double max_seconds = options.max_seconds;
-        const WarmupRule rule = options.warmup;
-        const bool device_timer = backend->info().device_timer && !fp->host_clock;
-        benchmark::RegisterBenchmark(c.id.c_str(), [fp, deadline, per_benchmark_cap, max_seconds, rule,
-                                                    device_timer](benchmark::State& state) {
-          BenchKernel& k = fp->kernel;
-          if (!fp->warmed) {
-            fp->first_call = Clock::now();
-            size_t i = 0;
-            fp->warmup = warm_up(
-                [&] {
-                  const ExecuteSample s = k.execute(i++ % k.input_sets.size());
-                  return fp->host_clock ? s.wall_ns * 1e-9 : s.clock_ns * 1e-9;
-                },
-                rule, [&] { return seconds_since(fp->first_call); });
-            fp->warmed = true;
-          }
-          if (!fp->stopped.empty()) {
-            state.SkipWithError(fp->stopped.c_str());
-            return;
-          }
-          if (Clock::now() > deadline) {
-            fp->stopped = "skipped: the bench's --max-seconds " + fixed(max_seconds, 0) + " s ran out";
-          } else if (seconds_since(fp->first_call) > per_benchmark_cap) {
-            fp->stopped = "skipped: --max-seconds-per-benchmark " + fixed(per_benchmark_cap, 0) + " s ran out";
-          }
-          if (!fp->stopped.empty()) {
-            state.SkipWithError(fp->stopped.c_str());
-            return;
-          }
-          // One untimed execute: the previous benchmark left its data in the caches.
-          k.execute(0);
-          double timed_ns = 0, wall_ns = 0, cycles = 0;
-          size_t i = 0;
-          for (auto _ : state) {
-            // Alternate input contents: a kernel that returns a cached result is wrong half the time.
-            const ExecuteSample s = k.execute(i++ % k.input_sets.size());
-            if (s.status != OPRIG_STATUS_OK) {
-              fp->stopped = "execute() failed during timing: " + status_name(s.status);
-              state.SkipWithError(fp->stopped.c_str());
-              break;
-            }
-            const double ns = fp->host_clock ? s.wall_ns : s.clock_ns;
-            state.SetIterationTime(ns * 1e-9);
-            timed_ns += ns;
-            wall_ns += s.wall_ns;
-            cycles += static_cast<double>(s.sim_cycles);
-          }
-          const auto n = static_cast<double>(std::max<int64_t>(state.iterations(), 1));
-          if (fp->stopped.empty()) fp->calls.push_back({state.iterations(), timed_ns / n});
-          fp->executes += static_cast<uint64_t>(state.iterations());
-          fp->wall_ns_total += wall_ns;
-          fp->sim_cycles_total += cycles;
-          state.SetItemsProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(k.elements));
-          state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(k.bytes));
-          // Zero counters are left out: libbenchmark's cv aggregate of an
-          // all-zero counter is 0/0, written as NaN, which is not JSON.
-          auto counter = [&state](const char* name, double value) {
-            if (value != 0) state.counters[name] = value;
-          };
-          counter("device_timer", device_timer ? 1 : 0);
-          counter("host_wall_ns", wall_ns / n);  // launch and wait included
-          counter("sim_cycles", cycles / n);     // dsp: simulated, beside the host time
-          counter("create_ns", k.create_ns);
-          counter("prepare_ns", k.prepare_ns);
-          counter("h2d_ns", k.h2d_ns);
-          counter("d2h_ns", k.d2h_ns);
-          counter("input_sets", static_cast<double>(k.input_sets.size()));
-          counter("warmup_executes", static_cast<double>(fp->warmup.executes));
-          counter("warmup_unsettled", fp->warmup.settled ? 0 : 1);
-        })->UseManualTime()->Repetitions(fp->repetitions)->MinTime(options.min_time_s)->Unit(benchmark::kMillisecond);
-        fixtures.push_back(std::move(f));
+        reports::CaseResult placeholder = case_record(c, &op->context);
+        placeholder.verdict = Verdict::kSkipped;
+        placeholder.message = "not run: not selected by --filter";
+        results.push_back(placeholder);
+        cases.push_back(std::make_unique<Case>(c));
+        pending.push_back({cases.back().get(), op.get(), be, name, results.size() - 1});
       }
     }
+  }
+
+  for (const Pending& p : pending) {
+    auto f = std::make_unique<Fixture>();
+    Fixture* fp = f.get();
+    fixture_results.push_back({fp, p.index});
+    fixtures.push_back(std::move(f));
+    const int wanted = std::max(kMinRepetitions, options.repetitions > 0 ? options.repetitions
+                                                                           : p.op->plan.bench_repetitions);
+    reports::CaseResult* slot = &results[p.index];
+    // Correctness, set-up and warm-up run in the benchmark's first call, right
+    // before its repetitions: the time budget then goes to finished
+    // benchmarks in order, and each is timed with its own data warm.
+    benchmark::RegisterBenchmark(p.c->id.c_str(), [fp, p, slot, deadline, options, wanted](benchmark::State& state) {
+      BenchKernel& k = fp->kernel;
+      auto stop = [&](const std::string& why) {
+        fp->stopped = why;
+        state.SkipWithError(fp->stopped.c_str());
+      };
+      if (!fp->stopped.empty()) return stop(fp->stopped);
+      if (!fp->warmed) {
+        fp->warmed = true;
+        fp->first_call = Clock::now();
+        if (Clock::now() > deadline) {
+          slot->message = "not run: the bench's --max-seconds " + fixed(options.max_seconds, 0) + " s ran out";
+          return stop(slot->message);
+        }
+        *slot = execute_case(*p.c, p.op->context, p.be);  // correctness first
+        if (slot->verdict != Verdict::kPassed && slot->verdict != Verdict::kQualityWarning &&
+            slot->verdict != Verdict::kMistrusted)
+          return stop("not timed: the correctness run gave " + std::string(verdict_name(slot->verdict)));
+        std::string why;
+        if (!setup_bench_kernel(k, *p.c, *p.op, *p.be.backend, *p.be.implementation, &why))
+          return stop("not timed: bench setup: " + why);
+        fp->host_clock = p.be.backend->kind() == OPRIG_BACKEND_DSP || !p.be.backend->info().device_timer;
+        fp->estimate_s = k.setup_execute_wall_ns * 1e-9;
+        const double per_rep_s = std::max(options.min_time_s, fp->estimate_s);
+        if (3 * per_rep_s > options.max_seconds_per_benchmark)
+          return stop("not timed: one execute takes " + fixed(fp->estimate_s, 3) + " s; 3 repetitions do not fit " +
+                      "--max-seconds-per-benchmark " + fixed(options.max_seconds_per_benchmark, 0) + " s");
+        const double needed_s = std::min(options.warmup.max_seconds, options.warmup.min_seconds) +
+                                (wanted + 1) * per_rep_s;
+        if (Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(needed_s)) >
+            deadline)
+          return stop("not timed: about " + fixed(needed_s, 1) + " s needed would pass the bench's --max-seconds " +
+                      fixed(options.max_seconds, 0) + " s");
+        size_t i = 0;
+        const Clock::time_point warmup_start = Clock::now();
+        fp->warmup = warm_up(
+            [&] {
+              const ExecuteSample s = k.execute(i++ % k.input_sets.size());
+              return fp->host_clock ? s.wall_ns * 1e-9 : s.clock_ns * 1e-9;
+            },
+            options.warmup, [&] { return seconds_since(warmup_start); });
+      }
+      if (Clock::now() > deadline)
+        return stop("skipped: the bench's --max-seconds " + fixed(options.max_seconds, 0) + " s ran out");
+      if (seconds_since(fp->first_call) > options.max_seconds_per_benchmark)
+        return stop("skipped: --max-seconds-per-benchmark " + fixed(options.max_seconds_per_benchmark, 0) +
+                    " s ran out");
+      // One untimed execute: the previous benchmark left its data in the caches.
+      k.execute(0);
+      double timed_ns = 0, wall_ns = 0, cycles = 0;
+      size_t i = 0;
+      for (auto _ : state) {
+        // Alternate input contents: a kernel that returns a cached result is wrong half the time.
+        const ExecuteSample s = k.execute(i++ % k.input_sets.size());
+        if (s.status != OPRIG_STATUS_OK) {
+          stop("execute() failed during timing: " + status_name(s.status));
+          break;
+        }
+        const double ns = fp->host_clock ? s.wall_ns : s.clock_ns;
+        state.SetIterationTime(ns * 1e-9);
+        timed_ns += ns;
+        wall_ns += s.wall_ns;
+        cycles += static_cast<double>(s.sim_cycles);
+      }
+      const auto n = static_cast<double>(std::max<int64_t>(state.iterations(), 1));
+      if (fp->stopped.empty()) fp->calls.push_back({state.iterations(), timed_ns / n});
+      fp->executes += static_cast<uint64_t>(state.iterations());
+      fp->wall_ns_total += wall_ns;
+      fp->sim_cycles_total += cycles;
+      state.SetItemsProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(k.elements));
+      state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(k.bytes));
+      // Zero counters are left out: libbenchmark's cv aggregate of an
+      // all-zero counter is 0/0, written as NaN, which is not JSON.
+      auto counter = [&state](const char* name, double value) {
+        if (value != 0) state.counters[name] = value;
+      };
+      counter("device_timer", !fp->host_clock ? 1 : 0);
+      counter("host_wall_ns", wall_ns / n);  // launch and wait included
+      counter("sim_cycles", cycles / n);     // dsp: simulated, beside the host time
+      counter("create_ns", k.create_ns);
+      counter("prepare_ns", k.prepare_ns);
+      counter("h2d_ns", k.h2d_ns);
+      counter("d2h_ns", k.d2h_ns);
+      counter("input_sets", static_cast<double>(k.input_sets.size()));
+      counter("warmup_executes", static_cast<double>(fp->warmup.executes));
+      counter("warmup_unsettled", fp->warmup.settled ? 0 : 1);
+    })->UseManualTime()->Repetitions(wanted)->MinTime(options.min_time_s)->Unit(benchmark::kMillisecond);
   }
 
   std::filesystem::create_directories(options.out_dir);
@@ -252,7 +252,7 @@ BenchRun run_benchmarks(const Suite& suite, const Selection& selection, const Be
     reports::CaseResult& r = results[index];
     auto note = [&r](const std::string& m) { r.message += (r.message.empty() ? "" : "; ") + m; };
     if (!fp->stopped.empty()) {
-      note(fp->stopped);
+      if (r.message.find(fp->stopped) == std::string::npos) note(fp->stopped);
       skipped.push_back(r.id + ": " + fp->stopped);
     }
     if (fp->calls.empty()) continue;  // filtered out, or skipped before any repetition
@@ -263,6 +263,7 @@ BenchRun run_benchmarks(const Suite& suite, const Selection& selection, const Be
     for (const CallRecord& call : fp->calls)
       if (call.iterations == final_iterations) reps.push_back(call.ns_per_execute);
     const BenchKernel& k = fp->kernel;
+    ++run.timed;
 
     reports::PerfStats& perf = r.perf ? *r.perf : r.perf.emplace();
     std::vector<double> sorted = reps;

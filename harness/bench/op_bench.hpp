@@ -53,6 +53,7 @@ std::string check_bench_options(const BenchOptions& options);
 struct BenchRun {
   std::vector<reports::CaseResult> cases;  // perf filled, with the correctness verdict of one run
   std::vector<RooflineRow> roofline;       // the timed rows of backends with calibrated peaks
+  size_t timed = 0;                        // benchmarks with repetitions; 0: the bench tested nothing
 };
 
 // Writes Google Benchmark's JSON to out_dir/benchmark.json.

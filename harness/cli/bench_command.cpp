@@ -103,6 +103,11 @@ void add_bench_command(CLI::App& root, int* exit_code) {
       std::cout << "roofline:  " << std::filesystem::absolute(page).string() << "\n";
     }
     *exit_code = reports::exit_code_for(results);
+    // Green means timed: a bench whose caps or verdicts left nothing timed tested nothing.
+    if (*exit_code == kExitOk && run.timed == 0) {
+      std::cerr << "oprig bench: no benchmark was timed\n";
+      *exit_code = kExitNothingTested;
+    }
   });
 }
 
