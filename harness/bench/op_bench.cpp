@@ -148,14 +148,19 @@ BenchRun run_benchmarks(const Suite& suite, const Selection& selection, const Be
     // benchmarks in order, and each is timed with its own data warm.
     benchmark::RegisterBenchmark(p.c->id.c_str(), [fp, p, slot, deadline, options, wanted](benchmark::State& state) {
       BenchKernel& k = fp->kernel;
+      // libbenchmark requires every repetition, skipped or not, to report the
+      // same iteration count (its ComputeStats check aborts otherwise): a
+      // skipped repetition must still enter the loop, which then reports the
+      // planned count and runs nothing.
       auto stop = [&](const std::string& why) {
         fp->stopped = why;
         state.SkipWithError(fp->stopped.c_str());
+        for (auto _ : state) {
+        }
       };
       if (!fp->stopped.empty()) return stop(fp->stopped);
       if (!fp->warmed) {
         fp->warmed = true;
-        fp->first_call = Clock::now();
         if (Clock::now() > deadline) {
           slot->message = "not run: the bench's --max-seconds " + fixed(options.max_seconds, 0) + " s ran out";
           return stop(slot->message);
@@ -180,7 +185,9 @@ BenchRun run_benchmarks(const Suite& suite, const Selection& selection, const Be
           return stop("not timed: about " + fixed(needed_s, 1) + " s needed would pass the bench's --max-seconds " +
                       fixed(options.max_seconds, 0) + " s");
         size_t i = 0;
-        const Clock::time_point warmup_start = Clock::now();
+        // The per-benchmark cap counts from here: the timing, not the correctness run before it.
+        fp->first_call = Clock::now();
+        const Clock::time_point warmup_start = fp->first_call;
         fp->warmup = warm_up(
             [&] {
               const ExecuteSample s = k.execute(i++ % k.input_sets.size());
@@ -201,7 +208,8 @@ BenchRun run_benchmarks(const Suite& suite, const Selection& selection, const Be
         // Alternate input contents: a kernel that returns a cached result is wrong half the time.
         const ExecuteSample s = k.execute(i++ % k.input_sets.size());
         if (s.status != OPRIG_STATUS_OK) {
-          stop("execute() failed during timing: " + status_name(s.status));
+          fp->stopped = "execute() failed during timing: " + status_name(s.status);
+          state.SkipWithError(fp->stopped.c_str());
           break;
         }
         const double ns = fp->host_clock ? s.wall_ns : s.clock_ns;

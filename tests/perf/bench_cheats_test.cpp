@@ -116,6 +116,35 @@ TEST_F(BenchCheatsTest, HonestKernelIsNeitherFailedNorMistrusted) {
   EXPECT_EQ(r.row.at("perf").at("compute_ns_samples").size(), 9u) << r.row.dump(2);
 }
 
+// A kernel too slow for 9 repetitions in --max-seconds-per-benchmark: the
+// repetitions past the cap are skipped and said, the others kept, and the
+// mix of timed and skipped repetitions is still valid libbenchmark output
+// (its own check aborts when their iteration counts differ).
+TEST_F(BenchCheatsTest, RepetitionsPastThePerBenchmarkCapAreSkippedAndSaid) {
+  const std::filesystem::path out = dir_ / "capped";
+  const ProcessResult r = oprig_test::run_process(
+      {kOprig, "bench", "--spec", (dir_ / "atan.xml").string(), "--package", OPRIG_TEST_PACKAGE_BUSY, "--backend",
+       "cpu", "--out", out.string(), "--min-time", "0.1", "--max-seconds-per-benchmark", "1", "--filter",
+       "f32__262144"},
+      {{"OPRIG_TEST_BUSY_US", "50000"}}, dir_, 120);
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  const nlohmann::json bench = nlohmann::json::parse(oprig_test::read_text(out / "benchmark.json"));
+  size_t timed = 0, skipped = 0;
+  for (const nlohmann::json& e : bench.at("benchmarks")) {
+    if (e.at("run_type") != "iteration") continue;
+    if (e.value("error_occurred", false)) {
+      ++skipped;
+      EXPECT_EQ(e.at("error_message"), "skipped: --max-seconds-per-benchmark 1 s ran out");
+    } else {
+      ++timed;
+    }
+  }
+  EXPECT_GE(timed, 3u);
+  EXPECT_GE(skipped, 1u);
+  EXPECT_EQ(timed + skipped, 9u);
+  EXPECT_NE(r.err.find("not fully timed"), std::string::npos) << r.err;
+}
+
 TEST_F(BenchCheatsTest, NonPositiveOrNanMinTimeIsBadInput) {
   for (const char* value : {"-1", "nan", "0"}) {
     const ProcessResult r = oprig_test::run_process(
