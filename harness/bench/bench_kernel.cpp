@@ -26,6 +26,13 @@ BenchKernel::~BenchKernel() {
   if (kernel) impl->destroy(kernel);
 }
 
+void BenchKernel::release() {
+  if (kernel) impl->destroy(kernel);
+  kernel = nullptr;
+  input_sets.clear();
+  out_buffers.clear();
+}
+
 ExecuteSample BenchKernel::execute(size_t input_set) {
   ExecuteSample s;
   ExecTiming timing;

@@ -57,6 +57,8 @@ struct BenchKernel {
   double setup_execute_wall_ns = 0;  // one execute during setup: the first estimate of its cost
 
   ExecuteSample execute(size_t input_set);
+  // Destroys the kernel and frees every buffer and host copy; the figures stay.
+  void release();
 };
 
 // Host inputs with a given seed and, `with_expected`, their expected outputs

@@ -51,7 +51,18 @@ struct Fixture {
   double wall_ns_total = 0, sim_cycles_total = 0;
   uint64_t executes = 0;
   std::string stopped;  // why repetitions were skipped, when they were
+  bool finalized = false;
+  IntegrityVerdict integrity;  // the checks after the timed loop
 };
+
+// After a benchmark's last repetition (when the next benchmark starts, or
+// libbenchmark is done): the integrity checks, then its memory is freed.
+void finalize(Fixture& f) {
+  if (f.finalized) return;
+  f.finalized = true;
+  if (!f.calls.empty()) f.integrity = check_after_timing(f.kernel, f.executes + f.warmup.executes);
+  f.kernel.release();
+}
 
 std::string skip_list(const std::vector<std::string>& skipped) {
   std::string out;
@@ -87,6 +98,7 @@ BenchRun run_benchmarks(const Suite& suite, const Selection& selection, const Be
   std::vector<reports::CaseResult>& results = *results_owner;
   std::vector<std::pair<Fixture*, size_t>> fixture_results;
   std::vector<std::string> skipped;
+  Fixture* current = nullptr;  // the benchmark libbenchmark runs now
 
   // First pass: every case gets its result slot, so the benchmark functions
   // can fill theirs while libbenchmark runs; cases with no backend or no
@@ -135,7 +147,24 @@ BenchRun run_benchmarks(const Suite& suite, const Selection& selection, const Be
     }
   }
 
-  for (const Pending& p : pending) {
+  // Round robin over op x backend (each group's cases in plan order): when
+  // --max-seconds cuts the bench short, every op has had its first cases
+  // timed rather than the first ops all of theirs.
+  std::vector<Pending> order;
+  {
+    std::vector<std::vector<Pending>> groups;
+    std::map<std::pair<const LoadedOp*, std::string>, size_t> group_of;
+    for (const Pending& p : pending) {
+      auto [it, added] = group_of.try_emplace({p.op, p.name}, groups.size());
+      if (added) groups.emplace_back();
+      groups[it->second].push_back(p);
+    }
+    for (size_t round = 0; order.size() < pending.size(); ++round)
+      for (const std::vector<Pending>& g : groups)
+        if (round < g.size()) order.push_back(g[round]);
+  }
+
+  for (const Pending& p : order) {
     auto f = std::make_unique<Fixture>();
     Fixture* fp = f.get();
     fixture_results.push_back({fp, p.index});
@@ -146,7 +175,11 @@ BenchRun run_benchmarks(const Suite& suite, const Selection& selection, const Be
     // Correctness, set-up and warm-up run in the benchmark's first call, right
     // before its repetitions: the time budget then goes to finished
     // benchmarks in order, and each is timed with its own data warm.
-    benchmark::RegisterBenchmark(p.c->id.c_str(), [fp, p, slot, deadline, options, wanted](benchmark::State& state) {
+    benchmark::RegisterBenchmark(p.c->id.c_str(), [fp, p, slot, deadline, options, wanted, &current](benchmark::State& state) {
+      if (current != fp) {
+        if (current) finalize(*current);
+        current = fp;
+      }
       BenchKernel& k = fp->kernel;
       // libbenchmark requires every repetition, skipped or not, to report the
       // same iteration count (its ComputeStats check aborts otherwise): a
@@ -255,6 +288,7 @@ BenchRun run_benchmarks(const Suite& suite, const Selection& selection, const Be
   benchmark::Initialize(&argc, argv.data());
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
+  if (current) finalize(*current);
 
   for (const auto& [fp, index] : fixture_results) {
     reports::CaseResult& r = results[index];
@@ -295,7 +329,7 @@ BenchRun run_benchmarks(const Suite& suite, const Selection& selection, const Be
     if (k.input_sets.size() < 2) note("inputs not varied between timed iterations: " + k.why_one_input_set);
 
     // The output after the timed loop, on the timed inputs and on fresh ones.
-    const IntegrityVerdict integrity = check_after_timing(fp->kernel, fp->executes + fp->warmup.executes);
+    const IntegrityVerdict& integrity = fp->integrity;
     if (!integrity.ok) {
       r.verdict = Verdict::kFailed;
       note(integrity.message);
