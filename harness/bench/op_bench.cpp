@@ -53,6 +53,8 @@ struct Fixture {
   std::string stopped;  // why repetitions were skipped, when they were
   bool finalized = false;
   IntegrityVerdict integrity;  // the checks after the timed loop
+  size_t input_sets = 0;       // how many input contents the timed loop alternated (before release)
+  std::string why_one_input_set;
 };
 
 // After a benchmark's last repetition (when the next benchmark starts, or
@@ -60,6 +62,8 @@ struct Fixture {
 void finalize(Fixture& f) {
   if (f.finalized) return;
   f.finalized = true;
+  f.input_sets = f.kernel.input_sets.size();
+  f.why_one_input_set = f.kernel.why_one_input_set;
   if (!f.calls.empty()) f.integrity = check_after_timing(f.kernel, f.executes + f.warmup.executes);
   f.kernel.release();
 }
@@ -326,7 +330,7 @@ BenchRun run_benchmarks(const Suite& suite, const Selection& selection, const Be
     if (!fp->warmup.settled)
       note("warm-up did not settle within " + fixed(options.warmup.max_seconds, 1) + " s (" +
            std::to_string(fp->warmup.executes) + " executes): timings may be noisy");
-    if (k.input_sets.size() < 2) note("inputs not varied between timed iterations: " + k.why_one_input_set);
+    if (fp->input_sets < 2) note("inputs not varied between timed iterations: " + fp->why_one_input_set);
 
     // The output after the timed loop, on the timed inputs and on fresh ones.
     const IntegrityVerdict& integrity = fp->integrity;
