@@ -4,78 +4,118 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
-#include <map>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <iostream>
+#include <sstream>
 
+#include "bench/bench_kernel.hpp"
+#include "bench/integrity_check.hpp"
 #include "cases/tensor_data.hpp"
-#include "runner/abi_params.hpp"
 #include "core/dtype.hpp"
+#include "package/loader.hpp"
+#include "perf/roofline.hpp"
+#include "runner/abi_params.hpp"
 
 namespace oprig::harness {
 namespace {
 
-struct Fixture {
-  Backend* backend = nullptr;
-  const oprig_implementation_v1* impl = nullptr;
-  oprig_kernel* kernel = nullptr;
-  std::unique_ptr<AbiParams> params;
-  std::vector<std::unique_ptr<DeviceBuffer>> buffers;
-  std::vector<oprig_tensor> in, out;
-  std::vector<double> samples_ns;
-  uint64_t bytes = 0, elements = 0, sim_cycles = 0;
-  ~Fixture() {
-    if (kernel) impl->destroy(kernel);
-  }
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+std::string fixed(double v, int digits) {
+  std::ostringstream s;
+  s.setf(std::ios::fixed);
+  s.precision(digits);
+  s << v;
+  return s.str();
+}
+
+// What one benchmark function call measured: libbenchmark calls it once per
+// repetition, and for the first repetition also for its iteration-count probes.
+struct CallRecord {
+  int64_t iterations = 0;
+  double ns_per_execute = 0;
 };
 
-bool setup(Fixture& f, const Case& c, const LoadedOp& op, Backend& backend, const oprig_implementation_v1& impl,
-           std::string* why) {
-  f.backend = &backend;
-  f.impl = &impl;
-  const std::vector<TensorData> inputs = make_inputs(c, op.plan);
-  const std::vector<Expected> expected = expected_outputs(c, op.context, nullptr, inputs);
-  f.params = std::make_unique<AbiParams>(c.params, op.space);
-  if (impl.create(&backend.context(), c.op.c_str(), f.params->data(), f.params->size(), &f.kernel) != OPRIG_STATUS_OK) {
-    *why = "create() failed";
-    return false;
-  }
-  for (const TensorData& t : inputs) f.in.push_back(describe_tensor(t));
-  for (const CaseTensor& t : c.outputs) {
-    oprig_tensor o{};
-    o.dtype = t.type.dtype;
-    o.scale = static_cast<float>(t.quant.scale);
-    o.zero_point = t.quant.zero_point;
-    f.out.push_back(o);
-  }
-  if (impl.prepare(f.kernel, f.in.data(), f.in.size(), f.out.data(), f.out.size()) != OPRIG_STATUS_OK) {
-    *why = "prepare() failed";
-    return false;
-  }
-  for (size_t k = 0; k < inputs.size(); ++k) {
-    if (!inputs[k].present) continue;
-    f.buffers.push_back(backend.allocate(inputs[k].bytes.size()));
-    backend.write(*f.buffers.back(), inputs[k].bytes);
-    f.buffers.back()->bind(f.in[k]);
-    f.bytes += inputs[k].bytes.size();
-  }
-  for (size_t k = 0; k < expected.size(); ++k) {
-    const size_t out_bytes = expected[k].values.size() * dtype_size(c.outputs[k].type.dtype);
-    f.buffers.push_back(backend.allocate(out_bytes));
-    f.buffers.back()->bind(f.out[k]);
-    f.bytes += out_bytes;
-    f.elements += expected[k].values.size();
-  }
-  return true;
+struct Fixture {
+  BenchKernel kernel;
+  bool host_clock = false;  // dsp: the simulator's cost is host time; its simulated time is a counter
+  double estimate_s = 0;    // one execute, from setup
+  Clock::time_point first_call{};
+  bool warmed = false;
+  WarmupResult warmup;
+  std::vector<CallRecord> calls;
+  double wall_ns_total = 0, sim_cycles_total = 0;
+  uint64_t executes = 0;
+  std::string stopped;  // why repetitions were skipped, when they were
+  bool finalized = false;
+  IntegrityVerdict integrity;  // the checks after the timed loop
+  size_t input_sets = 0;       // how many input contents the timed loop alternated (before release)
+  std::string why_one_input_set;
+};
+
+// After a benchmark's last repetition (when the next benchmark starts, or
+// libbenchmark is done): the integrity checks, then its memory is freed.
+void finalize(Fixture& f) {
+  if (f.finalized) return;
+  f.finalized = true;
+  f.input_sets = f.kernel.input_sets.size();
+  f.why_one_input_set = f.kernel.why_one_input_set;
+  if (!f.calls.empty()) f.integrity = check_after_timing(f.kernel, f.executes + f.warmup.executes);
+  f.kernel.release();
+}
+
+std::string skip_list(const std::vector<std::string>& skipped) {
+  std::string out;
+  for (const std::string& s : skipped) out += "  " + s + "\n";
+  return out;
 }
 
 }  // namespace
 
-std::vector<reports::CaseResult> run_benchmarks(const Suite& suite, const Selection& selection,
-                                                const BenchOptions& options) {
+std::string check_bench_options(const BenchOptions& o) {
+  auto positive = [](double v) { return std::isfinite(v) && v > 0; };
+  if (!positive(o.min_time_s))
+    return "--min-time must be a positive number of seconds, got " + fixed(o.min_time_s, 3);
+  if (!positive(o.max_seconds)) return "--max-seconds must be a positive number of seconds, got " + fixed(o.max_seconds, 3);
+  if (!positive(o.max_seconds_per_benchmark))
+    return "--max-seconds-per-benchmark must be a positive number of seconds, got " +
+           fixed(o.max_seconds_per_benchmark, 3);
+  if (o.repetitions != 0 && o.repetitions < kMinRepetitions)
+    return "--repetitions must be at least " + std::to_string(kMinRepetitions) + " (Mann-Whitney U over fewer cannot " +
+           "flag a regression at alpha 0.05 with the margins compare needs), got " + std::to_string(o.repetitions);
+  return {};
+}
+
+BenchRun run_benchmarks(const Suite& suite, const Selection& selection, const BenchOptions& options) {
+  BenchRun run;
+  const Clock::time_point bench_start = Clock::now();
+  const Clock::time_point deadline = bench_start + std::chrono::duration_cast<Clock::duration>(
+                                                       std::chrono::duration<double>(options.max_seconds));
   std::map<std::string, std::unique_ptr<Backend>> backends;
   std::vector<std::unique_ptr<Fixture>> fixtures;
-  std::vector<reports::CaseResult> results;
+  // Pinned: benchmark functions hold pointers into it while libbenchmark runs.
+  auto results_owner = std::make_unique<std::vector<reports::CaseResult>>();
+  std::vector<reports::CaseResult>& results = *results_owner;
   std::vector<std::pair<Fixture*, size_t>> fixture_results;
+  std::vector<std::string> skipped;
+  Fixture* current = nullptr;  // the benchmark libbenchmark runs now
 
+  // First pass: every case gets its result slot, so the benchmark functions
+  // can fill theirs while libbenchmark runs; cases with no backend or no
+  // kernel are judged here (no timing to do).
+  struct Pending {
+    const Case* c = nullptr;
+    const LoadedOp* op = nullptr;
+    BackendContext be;
+    std::string name;
+    size_t index = 0;
+  };
+  std::vector<std::unique_ptr<Case>> cases;
+  std::vector<Pending> pending;
   for (const auto& op : suite.ops) {
     TestPlan bench_plan = op->plan;
     bench_plan.shapes = op->plan.bench_shapes;
@@ -97,41 +137,154 @@ std::vector<reports::CaseResult> run_benchmarks(const Suite& suite, const Select
         const std::string& first_fill = op->plan.fills.empty() ? std::string("uniform") : op->plan.fills.front().name;
         if (!c.variant.ends_with("p0") || (c.fill != first_fill && c.fill != "uniform")) continue;
         BackendContext be{backend, name + " unavailable", op->package, impl, no_impl};
-        reports::CaseResult r = execute_case(c, op->context, be);  // correctness first
-        results.push_back(r);
-        if (backend == nullptr || impl == nullptr || r.verdict == Verdict::kSkipped) continue;
-        auto f = std::make_unique<Fixture>();
-        std::string why;
-        if (!setup(*f, c, *op, *backend, *impl, &why)) {
-          results.back().message += "; bench setup: " + why;
+        if (backend == nullptr || impl == nullptr) {
+          results.push_back(execute_case(c, op->context, be));
           continue;
         }
-        Fixture* fp = f.get();
-        fixture_results.push_back({fp, results.size() - 1});
-        const bool device_timer = backend->info().device_timer;
-        benchmark::RegisterBenchmark(c.id.c_str(), [fp, device_timer](benchmark::State& state) {
-          for (auto _ : state) {
-            ExecTiming timing;
-            fp->backend->execute(*fp->impl, fp->kernel, fp->in, fp->out, timing);
-            state.SetIterationTime(timing.compute_ns * 1e-9);
-            fp->samples_ns.push_back(timing.compute_ns);
-            fp->sim_cycles = timing.sim_cycles;
-          }
-          state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * fp->elements));
-          state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * fp->bytes));
-          state.counters["device_timer"] = device_timer ? 1 : 0;
-          if (fp->sim_cycles) state.counters["sim_cycles"] = static_cast<double>(fp->sim_cycles);
-        })->UseManualTime()->Repetitions(options.repetitions > 0 ? options.repetitions : op->plan.bench_repetitions)
-          ->MinTime(options.min_time_s)->Unit(benchmark::kMillisecond);
-        fixtures.push_back(std::move(f));
+        reports::CaseResult placeholder = case_record(c, &op->context);
+        placeholder.verdict = Verdict::kSkipped;
+        placeholder.message = "not run: not selected by --filter";
+        results.push_back(placeholder);
+        cases.push_back(std::make_unique<Case>(c));
+        pending.push_back({cases.back().get(), op.get(), be, name, results.size() - 1});
       }
     }
   }
 
+  // Round robin over op x backend (each group's cases in plan order): when
+  // --max-seconds cuts the bench short, every op has had its first cases
+  // timed rather than the first ops all of theirs.
+  std::vector<Pending> order;
+  {
+    std::vector<std::vector<Pending>> groups;
+    std::map<std::pair<const LoadedOp*, std::string>, size_t> group_of;
+    for (const Pending& p : pending) {
+      auto [it, added] = group_of.try_emplace({p.op, p.name}, groups.size());
+      if (added) groups.emplace_back();
+      groups[it->second].push_back(p);
+    }
+    for (size_t round = 0; order.size() < pending.size(); ++round)
+      for (const std::vector<Pending>& g : groups)
+        if (round < g.size()) order.push_back(g[round]);
+  }
+
+  for (const Pending& p : order) {
+    auto f = std::make_unique<Fixture>();
+    Fixture* fp = f.get();
+    fixture_results.push_back({fp, p.index});
+    fixtures.push_back(std::move(f));
+    const int wanted = std::max(kMinRepetitions, options.repetitions > 0 ? options.repetitions
+                                                                           : p.op->plan.bench_repetitions);
+    reports::CaseResult* slot = &results[p.index];
+    // Correctness, set-up and warm-up run in the benchmark's first call, right
+    // before its repetitions: the time budget then goes to finished
+    // benchmarks in order, and each is timed with its own data warm.
+    benchmark::RegisterBenchmark(p.c->id.c_str(), [fp, p, slot, deadline, options, wanted, &current](benchmark::State& state) {
+      if (current != fp) {
+        if (current) finalize(*current);
+        current = fp;
+      }
+      BenchKernel& k = fp->kernel;
+      // libbenchmark requires every repetition, skipped or not, to report the
+      // same iteration count (its ComputeStats check aborts otherwise): a
+      // skipped repetition must still enter the loop, which then reports the
+      // planned count and runs nothing.
+      auto stop = [&](const std::string& why) {
+        fp->stopped = why;
+        state.SkipWithError(fp->stopped.c_str());
+        for (auto _ : state) {
+        }
+      };
+      if (!fp->stopped.empty()) return stop(fp->stopped);
+      if (!fp->warmed) {
+        fp->warmed = true;
+        if (Clock::now() > deadline) {
+          slot->message = "not run: the bench's --max-seconds " + fixed(options.max_seconds, 0) + " s ran out";
+          return stop(slot->message);
+        }
+        *slot = execute_case(*p.c, p.op->context, p.be);  // correctness first
+        if (slot->verdict != Verdict::kPassed && slot->verdict != Verdict::kQualityWarning &&
+            slot->verdict != Verdict::kMistrusted)
+          return stop("not timed: the correctness run gave " + std::string(verdict_name(slot->verdict)));
+        std::string why;
+        if (!setup_bench_kernel(k, *p.c, *p.op, *p.be.backend, *p.be.implementation, &why))
+          return stop("not timed: bench setup: " + why);
+        fp->host_clock = p.be.backend->kind() == OPRIG_BACKEND_DSP || !p.be.backend->info().device_timer;
+        fp->estimate_s = k.setup_execute_wall_ns * 1e-9;
+        const double per_rep_s = std::max(options.min_time_s, fp->estimate_s);
+        if (3 * per_rep_s > options.max_seconds_per_benchmark)
+          return stop("not timed: one execute takes " + fixed(fp->estimate_s, 3) + " s; 3 repetitions do not fit " +
+                      "--max-seconds-per-benchmark " + fixed(options.max_seconds_per_benchmark, 0) + " s");
+        const double needed_s = std::min(options.warmup.max_seconds, options.warmup.min_seconds) +
+                                (wanted + 1) * per_rep_s;
+        if (Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(needed_s)) >
+            deadline)
+          return stop("not timed: about " + fixed(needed_s, 1) + " s needed would pass the bench's --max-seconds " +
+                      fixed(options.max_seconds, 0) + " s");
+        size_t i = 0;
+        // The per-benchmark cap counts from here: the timing, not the correctness run before it.
+        fp->first_call = Clock::now();
+        const Clock::time_point warmup_start = fp->first_call;
+        fp->warmup = warm_up(
+            [&] {
+              const ExecuteSample s = k.execute(i++ % k.input_sets.size());
+              return fp->host_clock ? s.wall_ns * 1e-9 : s.clock_ns * 1e-9;
+            },
+            options.warmup, [&] { return seconds_since(warmup_start); });
+      }
+      if (Clock::now() > deadline)
+        return stop("skipped: the bench's --max-seconds " + fixed(options.max_seconds, 0) + " s ran out");
+      if (seconds_since(fp->first_call) > options.max_seconds_per_benchmark)
+        return stop("skipped: --max-seconds-per-benchmark " + fixed(options.max_seconds_per_benchmark, 0) +
+                    " s ran out");
+      // One untimed execute: the previous benchmark left its data in the caches.
+      k.execute(0);
+      double timed_ns = 0, wall_ns = 0, cycles = 0;
+      size_t i = 0;
+      for (auto _ : state) {
+        // Alternate input contents: a kernel that returns a cached result is wrong half the time.
+        const ExecuteSample s = k.execute(i++ % k.input_sets.size());
+        if (s.status != OPRIG_STATUS_OK) {
+          fp->stopped = "execute() failed during timing: " + status_name(s.status);
+          state.SkipWithError(fp->stopped.c_str());
+          break;
+        }
+        const double ns = fp->host_clock ? s.wall_ns : s.clock_ns;
+        state.SetIterationTime(ns * 1e-9);
+        timed_ns += ns;
+        wall_ns += s.wall_ns;
+        cycles += static_cast<double>(s.sim_cycles);
+      }
+      const auto n = static_cast<double>(std::max<int64_t>(state.iterations(), 1));
+      if (fp->stopped.empty()) fp->calls.push_back({state.iterations(), timed_ns / n});
+      fp->executes += static_cast<uint64_t>(state.iterations());
+      fp->wall_ns_total += wall_ns;
+      fp->sim_cycles_total += cycles;
+      state.SetItemsProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(k.elements));
+      state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(k.bytes));
+      // Zero counters are left out: libbenchmark's cv aggregate of an
+      // all-zero counter is 0/0, written as NaN, which is not JSON.
+      auto counter = [&state](const char* name, double value) {
+        if (value != 0) state.counters[name] = value;
+      };
+      counter("device_timer", !fp->host_clock ? 1 : 0);
+      counter("host_wall_ns", wall_ns / n);  // launch and wait included
+      counter("sim_cycles", cycles / n);     // dsp: simulated, beside the host time
+      counter("create_ns", k.create_ns);
+      counter("prepare_ns", k.prepare_ns);
+      counter("h2d_ns", k.h2d_ns);
+      counter("d2h_ns", k.d2h_ns);
+      counter("input_sets", static_cast<double>(k.input_sets.size()));
+      counter("warmup_executes", static_cast<double>(fp->warmup.executes));
+      counter("warmup_unsettled", fp->warmup.settled ? 0 : 1);
+    })->UseManualTime()->Repetitions(wanted)->MinTime(options.min_time_s)->Unit(benchmark::kMillisecond);
+  }
+
   std::filesystem::create_directories(options.out_dir);
   const std::string out_arg = "--benchmark_out=" + (options.out_dir / "benchmark.json").string();
-  std::vector<std::string> args = {"oprig-bench", out_arg, "--benchmark_out_format=json",
-                                   "--benchmark_report_aggregates_only=true"};
+  // Per-repetition entries and the aggregates (no report_aggregates_only):
+  // compare, history and Google Benchmark's compare.py read the repetitions.
+  std::vector<std::string> args = {"oprig-bench", out_arg, "--benchmark_out_format=json"};
   if (!options.filter.empty()) args.push_back("--benchmark_filter=" + options.filter);
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
@@ -139,22 +292,75 @@ std::vector<reports::CaseResult> run_benchmarks(const Suite& suite, const Select
   benchmark::Initialize(&argc, argv.data());
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
+  if (current) finalize(*current);
 
   for (const auto& [fp, index] : fixture_results) {
-    if (fp->samples_ns.empty()) continue;
-    reports::PerfStats& perf = *(results[index].perf ? &*results[index].perf : &results[index].perf.emplace());
-    std::vector<double> sorted = fp->samples_ns;
+    reports::CaseResult& r = results[index];
+    auto note = [&r](const std::string& m) { r.message += (r.message.empty() ? "" : "; ") + m; };
+    if (!fp->stopped.empty()) {
+      if (r.message.find(fp->stopped) == std::string::npos) note(fp->stopped);
+      skipped.push_back(r.id + ": " + fp->stopped);
+    }
+    if (fp->calls.empty()) continue;  // filtered out, or skipped before any repetition
+    // libbenchmark probes the iteration count in the first repetition's
+    // calls; every reported repetition runs the final count.
+    const int64_t final_iterations = fp->calls.back().iterations;
+    std::vector<double> reps;
+    for (const CallRecord& call : fp->calls)
+      if (call.iterations == final_iterations) reps.push_back(call.ns_per_execute);
+    const BenchKernel& k = fp->kernel;
+    ++run.timed;
+
+    reports::PerfStats& perf = r.perf ? *r.perf : r.perf.emplace();
+    std::vector<double> sorted = reps;
     std::sort(sorted.begin(), sorted.end());
-    perf.compute_ns_samples = fp->samples_ns;
+    perf.device_timer = !fp->host_clock && k.backend->info().device_timer;
+    perf.compute_ns_samples = reps;
     perf.compute_ns_min = sorted.front();
     perf.compute_ns_median = sorted[sorted.size() / 2];
-    perf.elements = fp->elements;
-    perf.bytes = fp->bytes;
-    perf.sim_cycles = fp->sim_cycles;
-    perf.gelem_per_s = perf.elements / perf.compute_ns_median;
-    perf.gbytes_per_s = perf.bytes / perf.compute_ns_median;
+    perf.create_ns = k.create_ns;
+    perf.prepare_ns = k.prepare_ns;
+    perf.h2d_ns = k.h2d_ns;
+    perf.d2h_ns = k.d2h_ns;
+    perf.elements = k.elements;
+    perf.bytes = k.bytes;
+    perf.sim_cycles = fp->executes ? static_cast<uint64_t>(std::llround(fp->sim_cycles_total / fp->executes)) : 0;
+    perf.gelem_per_s = static_cast<double>(perf.elements) / perf.compute_ns_median;
+    perf.gbytes_per_s = static_cast<double>(perf.bytes) / perf.compute_ns_median;
+    if (!fp->warmup.settled)
+      note("warm-up did not settle within " + fixed(options.warmup.max_seconds, 1) + " s (" +
+           std::to_string(fp->warmup.executes) + " executes): timings may be noisy");
+    if (fp->input_sets < 2) note("inputs not varied between timed iterations: " + fp->why_one_input_set);
+
+    // The output after the timed loop, on the timed inputs and on fresh ones.
+    const IntegrityVerdict& integrity = fp->integrity;
+    if (!integrity.ok) {
+      r.verdict = Verdict::kFailed;
+      note(integrity.message);
+      continue;
+    }
+    auto peaks = options.peaks.find(r.backend);
+    // dsp: the calibrated peaks are the cost model's and the time is the host's; no roofline.
+    if (peaks != options.peaks.end() && k.backend->kind() != OPRIG_BACKEND_DSP) {
+      perf::RooflineInput in;
+      in.bytes = static_cast<double>(k.cost_bytes ? k.cost_bytes : k.bytes);
+      in.flops = static_cast<double>(k.cost_flops);
+      in.seconds = perf.compute_ns_min * 1e-9;
+      const perf::RooflineResult roof = perf::evaluate_roofline(peaks->second, in);
+      run.roofline.push_back({r.id, r.backend, roof});
+      if (roof.above_roofline) {
+        if (r.verdict == Verdict::kPassed || r.verdict == Verdict::kQualityWarning) r.verdict = Verdict::kMistrusted;
+        note("MISTRUSTED timing: the fastest repetition (" + fixed(perf.compute_ns_min * 1e-3, 3) + " us, " +
+             fixed(roof.gbps, 1) + " GB/s, " + fixed(roof.gflops, 1) + " GFLOP/s) is faster than this machine's " +
+             "calibrated roofline allows (" + fixed(roof.limit_seconds_best * 1e6, 3) + " us at best): the kernel " +
+             "skips work or the timer is wrong; not a record");
+      }
+    }
   }
-  return results;
+  if (!skipped.empty())
+    std::cerr << "oprig bench: " << skipped.size() << " benchmark(s) not fully timed:\n" << skip_list(skipped);
+  run.cases = std::move(results);
+  return run;
 }
 
 }  // namespace oprig::harness

@@ -1,13 +1,30 @@
 // `oprig bench`: each op × backend × dtype × bench shape of the plans runs
-// under Google Benchmark. Device backends report device time (profiling
-// events, timestamp queries, the DSP cost model) through manual timing; the
-// cpu backend reports host wall time. Counters: elements/s, bytes/s, GB/s.
+// under Google Benchmark; harness/README.md "oprig bench" states the rules.
+//  - Time is REAL time on every backend: the device clock where the backend
+//    has one (opencl profiling events, vulkan timestamps), host wall time
+//    around execute on cpu and dsp. The dsp backend's simulated cycles are a
+//    counter beside the host time, never the time (--min-time counted
+//    simulated time before, so dsp benchmarks never ended).
+//  - Warm-up until stable (bench/warmup.hpp), then at least 9 repetitions of
+//    at least --min-time each; every repetition is kept in benchmark.json
+//    (libbenchmark's per-repetition entries plus its aggregates).
+//  - Timings no kernel can fake: timed iterations alternate between two input
+//    sets with different contents (where the op's outputs keep their shape);
+//    after the timed loop the output is re-checked against the reference on
+//    the timed inputs and on fresh ones; a throughput above the calibrated
+//    roofline is a MISTRUSTED timing.
+//  - Wall-clock caps per benchmark and for the whole bench; what was skipped
+//    is said in the row, in the JSON (error_message) and on the console.
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
+#include "bench/roofline_page.hpp"
+#include "bench/warmup.hpp"
+#include "perf/calibration.hpp"
 #include "reports/results.hpp"
 #include "runner/suite.hpp"
 
@@ -15,14 +32,31 @@ namespace oprig::harness {
 
 struct BenchOptions {
   std::filesystem::path out_dir;
-  int repetitions = 0;  // 0: the plan's
+  int repetitions = 0;  // 0: the plan's; never fewer than kMinRepetitions
   double min_time_s = 0.2;
   std::string filter;   // --benchmark_filter
+  double max_seconds = 270;                // the whole bench, correctness runs included
+  double max_seconds_per_benchmark = 20;   // warm-up and timed repetitions of one benchmark
+  WarmupRule warmup;
+  // This machine's calibrated peaks by backend name ("cpu", ...); a backend
+  // without an entry gets no roofline check.
+  std::map<std::string, perf::BackendPeaks> peaks;
 };
 
-// Returns the cases with perf filled (and the correctness verdict of one run).
+inline constexpr int kMinRepetitions = 9;
+
+// Empty when the options are usable, else what is wrong (for exit 2):
+// --min-time, --max-seconds and --max-seconds-per-benchmark must be finite
+// and positive, --repetitions 0 or at least kMinRepetitions.
+std::string check_bench_options(const BenchOptions& options);
+
+struct BenchRun {
+  std::vector<reports::CaseResult> cases;  // perf filled, with the correctness verdict of one run
+  std::vector<RooflineRow> roofline;       // the timed rows of backends with calibrated peaks
+  size_t timed = 0;                        // benchmarks with repetitions; 0: the bench tested nothing
+};
+
 // Writes Google Benchmark's JSON to out_dir/benchmark.json.
-std::vector<reports::CaseResult> run_benchmarks(const Suite& suite, const Selection& selection,
-                                                const BenchOptions& options);
+BenchRun run_benchmarks(const Suite& suite, const Selection& selection, const BenchOptions& options);
 
 }  // namespace oprig::harness

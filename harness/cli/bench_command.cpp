@@ -1,13 +1,19 @@
 #include "cli/bench_command.hpp"
 
+#include <benchmark/benchmark.h>
+
 #include <iostream>
 
 #include "bench/op_bench.hpp"
 #include "cli/main_context.hpp"
 #include "cli/selection_options.hpp"
+#include "perf/calibration.hpp"
+#include "perf/machine.hpp"
+#include "perf/this_build.hpp"
+#include "reports/atomic_file.hpp"
 #include "reports/reporter.hpp"
-#include "runner/environment.hpp"
 #include "reports/summary.hpp"
+#include "runner/environment.hpp"
 
 namespace oprig::cli {
 namespace {
@@ -17,34 +23,91 @@ struct BenchFlags {
   std::string out = "oprig-bench";
   int repetitions = 0;
   double min_time = 0.2;
+  double max_seconds = 270;
+  double max_seconds_per_benchmark = 20;
+  std::string calibration;
   std::string filter;
 };
+
+// The calibrated peaks of this machine by backend; empty (with a warning) when
+// the file describes another machine: its roofline would mark the wrong rows.
+std::map<std::string, perf::BackendPeaks> peaks_of(const std::string& path, const perf::MachineInfo& machine) {
+  std::map<std::string, perf::BackendPeaks> out;
+  if (path.empty()) return out;
+  perf::Calibration calibration;
+  try {
+    calibration = perf::read_calibration_file(path);
+  } catch (const std::exception& e) {
+    throw harness::InputError(e.what());
+  }
+  if (const std::string mismatch = perf::calibration_machine_mismatch(calibration, machine); !mismatch.empty()) {
+    std::cerr << "oprig bench: " << path << " is not used for the roofline check: " << mismatch << "\n";
+    return out;
+  }
+  for (const perf::BackendPeaks& p : calibration.backends)
+    if (p.available) out[p.backend] = p;
+  return out;
+}
 
 }  // namespace
 
 void add_bench_command(CLI::App& root, int* exit_code) {
   auto flags = std::make_shared<BenchFlags>();
   CLI::App* cmd = root.add_subcommand(
-      "bench", "Time each op on each backend under Google Benchmark (device time where the backend has a\n"
-               "device clock) and write benchmark.json (Google Benchmark schema) plus results.json and reports.");
+      "bench", "Time each op on each backend under Google Benchmark (real time: the device clock where the backend has\n"
+               "one, host wall time on cpu and dsp; warm-up until stable, then at least 9 repetitions of at least\n"
+               "--min-time) and write benchmark.json (Google Benchmark schema, every repetition) plus results.json and\n"
+               "reports. After the timed loop each kernel's output is checked again; a timing above the calibrated\n"
+               "roofline (--calibration) is MISTRUSTED.");
   add_selection_flags(*cmd, flags->selection);
   cmd->add_option("--out", flags->out, "Output folder")->capture_default_str();
-  cmd->add_option("--repetitions", flags->repetitions, "Repetitions per benchmark (default: the plan's, >= 9)");
-  cmd->add_option("--min-time", flags->min_time, "Minimum seconds per repetition")->capture_default_str();
+  cmd->add_option("--repetitions", flags->repetitions, "Repetitions per benchmark (default: the plan's; at least 9)");
+  cmd->add_option("--min-time", flags->min_time, "Minimum real seconds per repetition (> 0)")->capture_default_str();
+  cmd->add_option("--max-seconds", flags->max_seconds,
+                  "Wall-clock cap of the whole bench; benchmarks that would pass it are not timed, and say so")
+      ->capture_default_str();
+  cmd->add_option("--max-seconds-per-benchmark", flags->max_seconds_per_benchmark,
+                  "Wall-clock cap of one benchmark's warm-up and repetitions")
+      ->capture_default_str();
+  cmd->add_option("--calibration", flags->calibration,
+                  "oprig calibrate's file: rows faster than its roofline are MISTRUSTED timings");
   cmd->add_option("--filter", flags->filter, "Regex over benchmark names (case ids)");
   cmd->callback([flags, exit_code] {
+    harness::BenchOptions options;
+    options.out_dir = flags->out;
+    options.repetitions = flags->repetitions;
+    options.min_time_s = flags->min_time;
+    options.max_seconds = flags->max_seconds;
+    options.max_seconds_per_benchmark = flags->max_seconds_per_benchmark;
+    options.filter = flags->filter;
+    if (const std::string bad = harness::check_bench_options(options); !bad.empty()) throw harness::InputError(bad);
     const harness::Selection selection = to_selection(flags->selection);
     const harness::Suite suite = harness::load_suite(selection);
+    const perf::MachineInfo machine = perf::describe_this_machine();
+    options.peaks = peaks_of(flags->calibration, machine);
+    // compare and history tie the run to its machine and revision through these.
+    benchmark::AddCustomContext("oprig_machine", perf::machine_to_json(machine).dump());
+    benchmark::AddCustomContext("oprig_git_revision", perf::this_build_git_revision());
     reports::RunResults results;
     results.environment = harness::collect_environment(selection.backends, invoked_command_line());
-    results.cases = harness::run_benchmarks(
-        suite, selection, {flags->out, flags->repetitions, flags->min_time, flags->filter});
+    harness::BenchRun run = harness::run_benchmarks(suite, selection, options);
+    results.cases = std::move(run.cases);
     results.environment.finished_at = harness::utc_now_iso8601();
     reports::write_all_reports(results, flags->out);
     std::cout << reports::summary_table(results) << "\n";
     std::cout << "benchmark: " << std::filesystem::absolute(std::filesystem::path(flags->out) / "benchmark.json").string() << "\n";
     std::cout << "report:    " << std::filesystem::absolute(std::filesystem::path(flags->out) / "report.html").string() << "\n";
+    if (!options.peaks.empty()) {
+      const std::filesystem::path page = std::filesystem::path(flags->out) / "roofline.html";
+      reports::write_file_atomically(page, harness::render_roofline_page(options.peaks, run.roofline));
+      std::cout << "roofline:  " << std::filesystem::absolute(page).string() << "\n";
+    }
     *exit_code = reports::exit_code_for(results);
+    // Green means timed: a bench whose caps or verdicts left nothing timed tested nothing.
+    if (*exit_code == kExitOk && run.timed == 0) {
+      std::cerr << "oprig bench: no benchmark was timed\n";
+      *exit_code = kExitNothingTested;
+    }
   });
 }
 

@@ -312,6 +312,8 @@ std::string throughput_chart(const RunResults& results, const std::vector<std::s
     // Model cases time a whole graph and count no elements: a throughput bar
     // of zero would say nothing, so they stay in the table only.
     if (!c.perf || c.perf->elements == 0) continue;
+    // Simulated dsp time would sit on the real-time axis as if measured.
+    if (c.backend == "dsp" && c.perf->device_timer) continue;
     Key key{c.op, c.dtype};
     if (best.find(key) == best.end()) groups.push_back(key);
     const CaseResult*& slot = best[key][c.backend];
@@ -332,6 +334,15 @@ std::string throughput_chart(const RunResults& results, const std::vector<std::s
   return svg_bar_chart("Throughput per backend at the largest measured shape (Gelem/s, higher is better)", bars);
 }
 
+// The dsp backend's own timings (a `run` on dsp) are the cost model's
+// simulated time: never drawn or tabled as real time. (`oprig bench` times
+// the simulator with the host clock: device_timer false.)
+bool simulated_time(const CaseResult& c) { return c.backend == "dsp" && c.perf && c.perf->device_timer; }
+
+// At least this many timed samples make a figure to compare; fewer (a `run`
+// times its two executes) only indicate.
+constexpr size_t kTimedSamples = 9;
+
 std::string perf_section(const RunResults& results) {
   std::vector<const CaseResult*> measured;
   for (const CaseResult& c : results.cases)
@@ -343,24 +354,34 @@ std::string perf_section(const RunResults& results) {
   std::stable_sort(measured.begin(), measured.end(), [](const CaseResult* a, const CaseResult* b) {
     return std::tie(a->op, a->dtype, a->perf->elements) < std::tie(b->op, b->dtype, b->perf->elements);
   });
-  out += "<table class=\"perf\" id=\"perf-table\"><thead><tr><th>op</th><th>backend</th><th>dtype</th>"
-         "<th>shape</th><th class=\"num\">median compute</th><th class=\"num\">min</th>"
-         "<th class=\"num\">Gelem/s</th><th class=\"num\">GB/s</th><th>timer</th>"
-         "<th class=\"num\">sim cycles</th><th class=\"num\">iterations</th></tr></thead><tbody>\n";
+  out += "<p class=\"muted\">Samples: timed executes (a <code>run</code>) or repetitions (<code>bench</code>) behind "
+         "each figure; under " + std::to_string(kTimedSamples) + " a figure is <em>indicative</em> only. Simulated dsp "
+         "time is in its own column, never with the real times.</p>\n";
+  out += "<table class=\"perf\" id=\"perf-table\"><thead><tr><th>case</th><th>op</th><th>backend</th><th>dtype</th>"
+         "<th>shape</th><th>fill</th><th>variant</th><th class=\"num\">median compute</th><th class=\"num\">min</th>"
+         "<th class=\"num\">samples</th><th class=\"num\">Gelem/s</th><th class=\"num\">GB/s</th><th>timer</th>"
+         "<th class=\"num\">simulated</th><th class=\"num\">sim cycles</th><th class=\"num\">iterations</th>"
+         "</tr></thead><tbody>\n";
   for (size_t i = 0; i < measured.size() && i < kMaxPerfRows; ++i) {
     const CaseResult& c = *measured[i];
     const PerfStats& p = *c.perf;
+    const bool simulated = simulated_time(c);
     // Rates need elements (a model case or an empty tensor has none); a model
     // case shows how many WHILE iterations its time covers instead.
-    const bool per_element = p.elements > 0;
+    const bool per_element = p.elements > 0 && !simulated;
     const std::string dash = "&mdash;";
-    out += "<tr><td>" + html_escape(c.op) + "</td><td>" + html_escape(c.backend) + "</td><td>" +
-           html_escape(c.dtype) + "</td><td class=\"mono\">" + html_escape(format_shape(c.shape)) +
-           "</td><td class=\"num\">" + format_duration_ns(p.compute_ns_median) + "</td><td class=\"num\">" +
-           format_duration_ns(p.compute_ns_min) + "</td><td class=\"num\">" +
+    const size_t samples = p.compute_ns_samples.size();
+    out += "<tr><td class=\"mono\">" + html_escape(c.id) + "</td><td>" + html_escape(c.op) + "</td><td>" +
+           html_escape(c.backend) + "</td><td>" + html_escape(c.dtype) + "</td><td class=\"mono\">" +
+           html_escape(format_shape(c.shape)) + "</td><td>" + html_escape(c.fill) + "</td><td>" +
+           html_escape(c.variant) + "</td><td class=\"num\">" +
+           (simulated ? dash : format_duration_ns(p.compute_ns_median)) + "</td><td class=\"num\">" +
+           (simulated ? dash : format_duration_ns(p.compute_ns_min)) + "</td><td class=\"num\">" +
+           std::to_string(samples) + (samples < kTimedSamples ? " (indicative)" : "") + "</td><td class=\"num\">" +
            (per_element ? format_number(p.gelem_per_s, 3) : dash) + "</td><td class=\"num\">" +
            (per_element ? format_number(p.gbytes_per_s, 3) : dash) + "</td><td>" +
-           (p.device_timer ? "device" : "host") + "</td><td class=\"num\">" +
+           (simulated ? "dsp cost model" : p.device_timer ? "device" : "host") + "</td><td class=\"num\">" +
+           (simulated ? format_duration_ns(p.compute_ns_median) : dash) + "</td><td class=\"num\">" +
            (p.sim_cycles ? std::to_string(p.sim_cycles) : dash) + "</td><td class=\"num\">" +
            (p.loop_iterations ? std::to_string(p.loop_iterations) : dash) + "</td></tr>\n";
   }

@@ -110,9 +110,14 @@ TEST_F(Html, FailuresShowMessageMismatchesAndRepro) {
 
 TEST_F(Html, PerfTableAndChart) {
   EXPECT_NE(page.find("id=\"perf-table\""), std::string::npos);
-  // 1 Mi elements in 1 ms: 1.05 Gelem/s, 8.39 GB/s, host timer.
-  EXPECT_NE(page.find("<td class=\"num\">1.00 ms</td><td class=\"num\">950 us</td><td class=\"num\">1.05</td>"
-                      "<td class=\"num\">8.39</td><td>host</td>"),
+  // The row names its case (fill and variant too); 1 Mi elements in 1 ms:
+  // 1.05 Gelem/s, 8.39 GB/s, host timer; 3 samples are only indicative.
+  EXPECT_NE(page.find("<tr><td class=\"mono\">atan__f32__1x1024x1024__uniform__p0__cpu</td><td>atan</td><td>cpu</td>"
+                      "<td>f32</td><td class=\"mono\">1x1024x1024</td><td>uniform</td><td>p0</td>"),
+            std::string::npos);
+  EXPECT_NE(page.find("<td class=\"num\">1.00 ms</td><td class=\"num\">950 us</td>"
+                      "<td class=\"num\">3 (indicative)</td><td class=\"num\">1.05</td>"
+                      "<td class=\"num\">8.39</td><td>host</td><td class=\"num\">&mdash;</td>"),
             std::string::npos);
   EXPECT_EQ(count_of(page, "<svg class=\"chart\""), 1u);
   EXPECT_EQ(count_of(page, "<rect class=\"bar-cpu\""), 1u);
@@ -132,12 +137,45 @@ TEST(HtmlModelCases, TimedInTheTableButKeptOutOfTheThroughputChart) {
   results.cases.push_back(model);
   const std::string page = render_html(results);
   EXPECT_NE(page.find("<td>controlflow</td><td>" + model.backend + "</td><td>INT_32</td>"), std::string::npos);
-  EXPECT_NE(page.find("<td class=\"num\">2.00 ms</td><td class=\"num\">2.00 ms</td><td class=\"num\">&mdash;</td>"
+  EXPECT_NE(page.find("<td class=\"num\">2.00 ms</td><td class=\"num\">2.00 ms</td>"
+                      "<td class=\"num\">0 (indicative)</td><td class=\"num\">&mdash;</td>"
                       "<td class=\"num\">&mdash;</td><td>host</td><td class=\"num\">&mdash;</td>"
-                      "<td class=\"num\">101</td></tr>"),
+                      "<td class=\"num\">&mdash;</td><td class=\"num\">101</td></tr>"),
             std::string::npos);
   EXPECT_EQ(count_of(page, "<rect class=\"bar-"), 1u);  // the sample's one Atan bar, none for the model
   EXPECT_EQ(page.find("controlflow \xC2\xB7 INT_32"), std::string::npos);
+}
+
+TEST(HtmlPerf, BenchRepetitionsAreNotIndicative) {
+  RunResults results = make_sample_results();
+  for (CaseResult& c : results.cases)
+    if (c.perf) c.perf->compute_ns_samples.assign(9, 1'000'000);
+  const std::string page = render_html(results);
+  EXPECT_NE(page.find("<td class=\"num\">9</td>"), std::string::npos);
+  EXPECT_EQ(page.find("9 (indicative)"), std::string::npos);
+}
+
+TEST(HtmlPerf, SimulatedDspTimeStaysOffTheRealTimeAxis) {
+  RunResults results = make_sample_results();
+  CaseResult dsp = results.cases.front();
+  dsp.id = "atan__u8__1x1024x1024__uniform__p0__dsp";
+  dsp.backend = "dsp";
+  dsp.dtype = "u8";
+  PerfStats p;
+  p.device_timer = true;  // the cost model's time
+  p.compute_ns_median = p.compute_ns_min = 262'144;
+  p.sim_cycles = 262'144;
+  p.elements = 1 << 20;
+  p.gelem_per_s = 4;
+  dsp.perf = p;
+  results.cases.push_back(dsp);
+  const std::string page = render_html(results);
+  // Real-time columns empty, the simulated time in its own column, no bar.
+  EXPECT_NE(page.find("<td class=\"num\">&mdash;</td><td class=\"num\">&mdash;</td><td class=\"num\">0 (indicative)"
+                      "</td><td class=\"num\">&mdash;</td><td class=\"num\">&mdash;</td><td>dsp cost model</td>"
+                      "<td class=\"num\">262 us</td><td class=\"num\">262144</td>"),
+            std::string::npos);
+  EXPECT_EQ(count_of(page, "<rect class=\"bar-"), 1u);  // the cpu row's only
 }
 
 TEST(HtmlEmpty, EmptyRunRendersAndSaysSo) {

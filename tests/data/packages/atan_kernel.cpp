@@ -5,10 +5,12 @@
 // OPRIG_TEST_FAULT, one package library per fault, so that the harness's
 // safety net can be proven against a real shared library loaded through the
 // same ABI a vendor's package uses.
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <vector>
 
 #include "core/half.hpp"
 #include "oprig/oprig_package.h"
@@ -16,15 +18,41 @@
 
 namespace {
 
+using oprig_test::Cheat;
 using oprig_test::Fault;
 
 constexpr Fault kFault = OPRIG_TEST_FAULT;
+constexpr Cheat kCheat = OPRIG_TEST_CHEAT;
 
 struct AtanKernel {
   double offset = 0;
   oprig_dtype dtype = OPRIG_DTYPE_FLOAT_32;
   size_t count = 0;
+  unsigned executes = 0;
+  std::vector<unsigned char> cached;  // kCacheOutput: the first execute's output
 };
+
+// The busy loop's length, read once: $OPRIG_TEST_BUSY_US x (1 + $OPRIG_TEST_SLOWDOWN_PERCENT / 100).
+double busy_seconds() {
+  static const double seconds = [] {
+    const char* us = std::getenv("OPRIG_TEST_BUSY_US");
+    const char* slow = std::getenv("OPRIG_TEST_SLOWDOWN_PERCENT");
+    const double base = us ? std::atof(us) * 1e-6 : 0.0;
+    return base * (1.0 + (slow ? std::atof(slow) : 0.0) / 100.0);
+  }();
+  return seconds;
+}
+
+void spin_for(double seconds) {
+  const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (std::chrono::steady_clock::now() < end) {
+  }
+}
+
+bool output_is_poisoned(const oprig_tensor& out, oprig_dtype dtype) {
+  if (dtype == OPRIG_DTYPE_FLOAT_32) return std::isnan(static_cast<const float*>(out.data)[0]);
+  return std::isnan(oprig::half_to_float(static_cast<const uint16_t*>(out.data)[0]));
+}
 
 double read_offset(const oprig_param* params, size_t num_params) {
   for (size_t i = 0; i < num_params; ++i) {
@@ -108,8 +136,21 @@ oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
 oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t num_inputs,
                      const oprig_tensor* outputs, size_t num_outputs, oprig_execute_info*) {
   if (handle == nullptr || num_inputs < 1 || num_outputs != 1) return OPRIG_STATUS_INVALID_ARGUMENT;
-  const auto* kernel = reinterpret_cast<const AtanKernel*>(handle);
+  auto* kernel = reinterpret_cast<AtanKernel*>(handle);
   const size_t n = kernel->count;
+  const size_t out_bytes = n * (kernel->dtype == OPRIG_DTYPE_FLOAT_32 ? 4 : 2);
+  ++kernel->executes;
+  if constexpr (OPRIG_TEST_BUSY) spin_for(busy_seconds());
+  if constexpr (kCheat == Cheat::kCacheOutput) {
+    if (!kernel->cached.empty()) {
+      std::memcpy(outputs[0].data, kernel->cached.data(), out_bytes);
+      return OPRIG_STATUS_OK;
+    }
+  } else if constexpr (kCheat == Cheat::kDetectWarmup) {
+    if (kernel->executes > oprig_test::kHonestExecutes) return OPRIG_STATUS_OK;
+  } else if constexpr (kCheat == Cheat::kSkipWhenWritten) {
+    if (n > 0 && !output_is_poisoned(outputs[0], kernel->dtype)) return OPRIG_STATUS_OK;
+  }
   const bool faulty = n == oprig_test::kFaultyElementCount;
   if (faulty) die_as_configured();
   // A lazy kernel skips the last element; every other one writes them all.
@@ -120,6 +161,10 @@ oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   // read out of bounds): lands in the host buffer's red zone.
   if (faulty && kFault == Fault::kOutOfBounds)
     write_atan(inputs[0].data, 0, outputs[0].data, n, kernel->dtype, kernel->offset);
+  if constexpr (kCheat == Cheat::kCacheOutput) {
+    const auto* bytes = static_cast<const unsigned char*>(outputs[0].data);
+    kernel->cached.assign(bytes, bytes + out_bytes);
+  }
   return OPRIG_STATUS_OK;
 }
 

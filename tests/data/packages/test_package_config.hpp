@@ -21,10 +21,31 @@ enum class Fault {
 
 inline constexpr size_t kFaultyElementCount = 7;
 
+// How the kernel cheats the clock once it passed the correctness run (on
+// every tensor size; `oprig bench` must catch each, see tests/perf/bench_cheats_test.cpp).
+enum class Cheat {
+  kNone,
+  kCacheOutput,       // computes on its first execute, then copies that result whatever the inputs
+  kDetectWarmup,      // correct for its first kHonestExecutes executes, then does no work at all
+  kSkipWhenWritten,   // computes only when its output holds NaN (the harness's poison), else returns at once:
+                      // impossible throughput in the timed loop, correct in every check that poisons
+};
+
+inline constexpr unsigned kHonestExecutes = 8;
+
 }  // namespace oprig_test
 
 #ifndef OPRIG_TEST_FAULT
 #define OPRIG_TEST_FAULT oprig_test::Fault::kNone
+#endif
+#ifndef OPRIG_TEST_CHEAT
+#define OPRIG_TEST_CHEAT oprig_test::Cheat::kNone
+#endif
+// OPRIG_TEST_BUSY=1: each execute also spins for $OPRIG_TEST_BUSY_US
+// microseconds (steady clock) times 1 + $OPRIG_TEST_SLOWDOWN_PERCENT / 100:
+// a kernel of known cost, and a planted slowdown, for scripts/perf/prove_perf_gate.sh.
+#ifndef OPRIG_TEST_BUSY
+#define OPRIG_TEST_BUSY 0
 #endif
 #ifndef OPRIG_TEST_PACKAGE_NAME
 #define OPRIG_TEST_PACKAGE_NAME "org.oprig.test.good"

@@ -1,0 +1,161 @@
+// `oprig bench` against kernels that pass the correctness run and then cheat
+// the clock (tests/data/packages, built against the public header only):
+//  - cheat_cache copies its first result whatever the inputs: caught by the
+//    execute on fresh input contents after the timed loop;
+//  - cheat_warmup stops computing after 8 executes (it detects the warm-up):
+//    caught by the execute on the timed inputs after the timed loop;
+//  - cheat_throughput computes only when its output holds the harness's NaN
+//    poison, so every check passes but its timed loop does no work: caught by
+//    the calibrated roofline (MISTRUSTED timing);
+// and an honest kernel (busy, with no busy loop) gets none of these marks.
+// Plus the option checks: --min-time -1, nan and 0 exit 2.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "subprocess.hpp"
+
+namespace {
+
+using oprig_test::ProcessResult;
+
+const std::string kOprig = OPRIG_BINARY;
+const std::filesystem::path kAtanDir = std::filesystem::path(OPRIG_SOURCE_DIR) / "opsuite" / "atan";
+
+class BenchCheatsTest : public ::testing::Test {
+ protected:
+  // One spec folder (Atan with a 256K-element bench shape: cheap to judge)
+  // and one calibration of this machine for every test.
+  static void SetUpTestSuite() {
+    dir_ = oprig_test::make_temp_dir("oprig_bench_cheats");
+    std::filesystem::copy_file(kAtanDir / "atan.xml", dir_ / "atan.xml");
+    nlohmann::json plan = nlohmann::json::parse(oprig_test::read_text(kAtanDir / "plan.json"));
+    plan["bench"] = {{"shapes", {{262144}}}, {"repetitions", 9}};
+    std::ofstream(dir_ / "plan.json") << plan.dump(2);
+    const ProcessResult r = oprig_test::run_process(
+        {kOprig, "calibrate", "--quick", "--backend", "cpu", "--repetitions", "3", "--out",
+         (dir_ / "calibration.json").string()},
+        {}, dir_, 120);
+    calibrated_ = r.exit_code == 0;
+    calibrate_log_ = r.out + r.err;
+  }
+  static void TearDownTestSuite() { std::filesystem::remove_all(dir_); }
+
+  // The f32 bench row of one package's bench run, and the run's exit code.
+  struct Row {
+    int exit_code = -1;
+    nlohmann::json row;
+    std::string log;
+  };
+  static Row bench(const std::string& package, const std::string& name) {
+    const std::filesystem::path out = dir_ / name;
+    const ProcessResult r = oprig_test::run_process(
+        {kOprig, "bench", "--spec", (dir_ / "atan.xml").string(), "--package", package, "--backend", "cpu", "--out",
+         out.string(), "--min-time", "0.01", "--calibration", (dir_ / "calibration.json").string(), "--filter",
+         "f32__262144"},
+        {}, dir_, 120);
+    Row row;
+    row.exit_code = r.exit_code;
+    row.log = r.out + r.err;
+    if (!std::filesystem::exists(out / "results.json")) return row;
+    const nlohmann::json results = nlohmann::json::parse(oprig_test::read_text(out / "results.json"));
+    for (const nlohmann::json& c : results.at("cases"))
+      if (c.at("id") == "atan__f32__262144__uniform__p0__cpu") row.row = c;
+    return row;
+  }
+  static std::filesystem::path dir_;
+  static bool calibrated_;
+  static std::string calibrate_log_;
+};
+
+std::filesystem::path BenchCheatsTest::dir_;
+bool BenchCheatsTest::calibrated_ = false;
+std::string BenchCheatsTest::calibrate_log_;
+
+TEST_F(BenchCheatsTest, CachedOutputIsCaughtOnFreshInputs) {
+  const Row r = bench(OPRIG_TEST_PACKAGE_CHEAT_CACHE, "cache");
+  ASSERT_TRUE(r.row.is_object()) << r.log;
+  EXPECT_EQ(r.exit_code, 1) << r.log;
+  EXPECT_EQ(r.row.at("verdict"), "FAILED") << r.row.dump(2);
+  EXPECT_NE(r.row.at("message").get<std::string>().find("it caches outputs across executes"), std::string::npos)
+      << r.row.dump(2);
+}
+
+TEST_F(BenchCheatsTest, KernelThatStopsComputingAfterWarmupIsCaught) {
+  const Row r = bench(OPRIG_TEST_PACKAGE_CHEAT_WARMUP, "warmup");
+  ASSERT_TRUE(r.row.is_object()) << r.log;
+  EXPECT_EQ(r.exit_code, 1) << r.log;
+  EXPECT_EQ(r.row.at("verdict"), "FAILED") << r.row.dump(2);
+  EXPECT_NE(r.row.at("message").get<std::string>().find("behaves differently after the warm-up"), std::string::npos)
+      << r.row.dump(2);
+}
+
+TEST_F(BenchCheatsTest, ThroughputAboveTheRooflineIsMistrusted) {
+  ASSERT_TRUE(calibrated_) << calibrate_log_;
+  const Row r = bench(OPRIG_TEST_PACKAGE_CHEAT_THROUGHPUT, "throughput");
+  ASSERT_TRUE(r.row.is_object()) << r.log;
+  EXPECT_EQ(r.row.at("verdict"), "MISTRUSTED") << r.row.dump(2);
+  const std::string message = r.row.at("message");
+  EXPECT_NE(message.find("MISTRUSTED timing"), std::string::npos) << message;
+  EXPECT_NE(message.find("faster than this machine's calibrated roofline allows"), std::string::npos) << message;
+}
+
+TEST_F(BenchCheatsTest, HonestKernelIsNeitherFailedNorMistrusted) {
+  ASSERT_TRUE(calibrated_) << calibrate_log_;
+  const Row r = bench(OPRIG_TEST_PACKAGE_BUSY, "honest");
+  ASSERT_TRUE(r.row.is_object()) << r.log;
+  EXPECT_EQ(r.exit_code, 0) << r.log;
+  EXPECT_EQ(r.row.at("verdict"), "PASSED") << r.row.dump(2);
+  EXPECT_EQ(r.row.at("message").get<std::string>().find("MISTRUSTED"), std::string::npos) << r.row.dump(2);
+  // Atan allows other input contents: the timed loop alternated two.
+  EXPECT_EQ(r.row.at("message").get<std::string>().find("inputs not varied"), std::string::npos) << r.row.dump(2);
+  // Every repetition is kept: 9 samples, each the mean of a repetition.
+  EXPECT_EQ(r.row.at("perf").at("compute_ns_samples").size(), 9u) << r.row.dump(2);
+}
+
+// A kernel too slow for 9 repetitions in --max-seconds-per-benchmark: the
+// repetitions past the cap are skipped and said, the others kept, and the
+// mix of timed and skipped repetitions is still valid libbenchmark output
+// (its own check aborts when their iteration counts differ).
+TEST_F(BenchCheatsTest, RepetitionsPastThePerBenchmarkCapAreSkippedAndSaid) {
+  const std::filesystem::path out = dir_ / "capped";
+  const ProcessResult r = oprig_test::run_process(
+      {kOprig, "bench", "--spec", (dir_ / "atan.xml").string(), "--package", OPRIG_TEST_PACKAGE_BUSY, "--backend",
+       "cpu", "--out", out.string(), "--min-time", "0.3", "--max-seconds-per-benchmark", "2", "--filter",
+       "f32__262144"},
+      {{"OPRIG_TEST_BUSY_US", "50000"}}, dir_, 120);
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  const nlohmann::json bench = nlohmann::json::parse(oprig_test::read_text(out / "benchmark.json"));
+  size_t timed = 0, skipped = 0;
+  for (const nlohmann::json& e : bench.at("benchmarks")) {
+    if (e.at("run_type") != "iteration") continue;
+    if (e.value("error_occurred", false)) {
+      ++skipped;
+      EXPECT_EQ(e.at("error_message"), "skipped: --max-seconds-per-benchmark 2 s ran out");
+    } else {
+      ++timed;
+    }
+  }
+  EXPECT_GE(timed, 2u);  // the warm-up (at most 1 s) leaves at least 1 s: 3 repetitions of 0.3 s, 2 under load
+  EXPECT_GE(skipped, 1u);
+  EXPECT_EQ(timed + skipped, 9u);
+  EXPECT_NE(r.err.find("not fully timed"), std::string::npos) << r.err;
+}
+
+TEST_F(BenchCheatsTest, NonPositiveOrNanMinTimeIsBadInput) {
+  for (const char* value : {"-1", "nan", "0"}) {
+    const ProcessResult r = oprig_test::run_process(
+        {kOprig, "bench", "--spec", (dir_ / "atan.xml").string(), "--backend", "cpu", "--out",
+         (dir_ / "bad").string(), std::string("--min-time=") + value},
+        {}, dir_, 60);
+    EXPECT_EQ(r.exit_code, 2) << value << "\n" << r.err;
+    EXPECT_NE(r.err.find("--min-time must be a positive number of seconds"), std::string::npos) << r.err;
+  }
+}
+
+}  // namespace
