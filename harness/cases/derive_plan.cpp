@@ -24,6 +24,20 @@ std::vector<std::vector<int64_t>> shapes_of_rank(const std::string& rank) {
   return {{7}, {3, 5}, {2, 3, 4}, {1, 3, 5, 7}, {2, 1, 3, 2, 3}};  // ND or not given: a spread
 }
 
+int required_rank(const std::string& rank);
+
+// 256 elements in the given Rank (ND: 2-D); empty for a scalar.
+std::vector<int64_t> code_range_shape(const std::string& rank) {
+  switch (required_rank(rank)) {
+    case 0: return {};
+    case 1: return {256};
+    case 3: return {4, 8, 8};
+    case 4: return {1, 4, 8, 8};
+    case 5: return {1, 1, 4, 8, 8};
+    default: return {16, 16};
+  }
+}
+
 int required_rank(const std::string& rank) {
   if (rank == "SCALAR" || rank == "0D") return 0;
   if (rank.size() == 2 && rank[1] == 'D' && rank[0] >= '1' && rank[0] <= '5') return rank[0] - '0';
@@ -194,7 +208,13 @@ ordered_json derive_plan_json(const OpCaseSpace& space, const std::string& spec_
                                 {"about", "[-1, 1]: a domain most ops accept; widen or narrow it to the op's"}}},
                    {"small_int", {{"kind", "small_int"}, {"low", -4}, {"high", 4}, {"zero_share", 0.1},
                                   {"about", "exact integers: sums do not cancel"}}}};
-  plan["quantized_fills"] = {{"codes", {{"kind", "all_codes"}, {"about", "every code of the type"}}}};
+  // all_codes gives consecutive codes, so a tensor of 256 elements holds every
+  // 8-bit code once; the plan's small shapes would hold a handful. 16-bit
+  // types get 256 consecutive codes from a seeded start, not all 65536.
+  ordered_json codes = {{"kind", "all_codes"}, {"about", "every code of an 8-bit type: 256 elements"}};
+  if (const std::vector<int64_t> shape = code_range_shape(rank0); !shape.empty())
+    codes["shapes"] = ordered_json::array({shape});
+  plan["quantized_fills"] = {{"codes", codes}};
 
   ordered_json params = ordered_json::object();
   for (const ParamSlot& p : space.params) {

@@ -15,6 +15,7 @@ namespace {
 struct ValidateFlags {
   std::string spec, package, reference_backend;
   std::vector<std::string> golden;
+  bool golden_only = false;
   RunOptions options;
 };
 
@@ -23,6 +24,7 @@ int validate(const ValidateFlags& f) {
   std::cout << "== spec " << f.spec << "\n";
   const spec::LoadResult loaded = spec::load_spec_file(f.spec);
   for (const spec::SpecError& w : loaded.warnings) std::cout << "  " << w.to_string() << "\n";
+  if (f.golden_only && f.golden.empty()) throw harness::InputError("--golden-only needs --golden DIR");
   if (!loaded.ok()) {
     std::string text;
     for (const spec::SpecError& e : loaded.errors) text += (text.empty() ? "" : "\n") + e.to_string();
@@ -58,6 +60,7 @@ int validate(const ValidateFlags& f) {
   selection.spec_file = f.spec;
   selection.packages = {f.package};
   for (const std::string& g : f.golden) selection.golden_dirs.emplace_back(std::filesystem::absolute(g));
+  selection.golden_only = f.golden_only;
   selection.reference_backend = f.reference_backend;
   for (const std::string& b : backend_names())
     if (claimed & OPRIG_BACKEND_BIT(backend_kind_from_name(b))) selection.backends.push_back(b);
@@ -88,6 +91,8 @@ void add_validate_command(CLI::App& root, int* exit_code) {
   cmd->add_option("--package", flags->package, "The package's registration library (.so)")->required()->check(CLI::ExistingFile);
   cmd->add_option("--golden", flags->golden, "Golden vectors (manifest.json + .npy) to judge against; repeatable")
       ->check(CLI::ExistingDirectory);
+  cmd->add_flag("--golden-only", flags->golden_only,
+                "Judge only by the --golden cases, not the cases derived from the spec (one oracle alone)");
   cmd->add_option("--reference-backend", flags->reference_backend,
                   "Judge the other backends against the package's kernel on this one (e.g. cpu)");
   cmd->add_option("--out", flags->options.out, "Output folder for results and report.html")->capture_default_str();

@@ -209,6 +209,51 @@ class Validator {
     for (uint32_t k : op.inputs)
       if (operand(s, k).is_subgraph_reference)
         fail(s, oi, static_cast<int>(k), op.line, "a package op cannot take a SUBGRAPH operand");
+    call_validate_hook(s, oi, op);
+  }
+
+  // The operand as the package's validate hook sees it at load: declared type
+  // and dims (an unknown dimension is 0, an unknown rank is rank 0), the value
+  // of a CONSTANT in host memory, no data otherwise; an omitted optional
+  // operand (NO_VALUE) has dtype INVALID, as at prepare.
+  oprig_tensor declared(int s, uint32_t k) const {
+    const Operand& o = operand(s, k);
+    oprig_tensor t{};
+    if (o.lifetime == Lifetime::kNoValue) return t;
+    t.dtype = o.dtype;
+    t.scale = o.scale;
+    t.zero_point = o.zero_point;
+    if (o.dims) {
+      t.rank = static_cast<uint32_t>(o.dims->size());
+      for (size_t i = 0; i < o.dims->size() && i < OPRIG_MAX_RANK; ++i) t.dims[i] = (*o.dims)[i];
+    }
+    if (o.lifetime == Lifetime::kConstant && !o.value.empty()) {
+      t.data = const_cast<std::byte*>(o.value.data());
+      t.bytes = o.value.size();
+    }
+    return t;
+  }
+
+  // NNAPI rejects a wrongly typed extension operand when the model is
+  // compiled, not when it runs: the package's validate hook (optional) is
+  // that check, so it runs here, before any kernel exists.
+  void call_validate_hook(int s, int oi, const Operation& op) {
+    const auto hook = op.package->registration().validate;
+    if (hook == nullptr) return;
+    std::vector<oprig_param> params;
+    for (const Param& p : op.params)
+      params.push_back({p.name.c_str(), static_cast<uint32_t>(p.dtype),
+                        static_cast<uint32_t>(p.data.size() / dtype_size(p.dtype)), p.data.data()});
+    std::vector<oprig_tensor> in, out;
+    for (uint32_t k : op.inputs) in.push_back(declared(s, k));
+    for (uint32_t k : op.outputs) out.push_back(declared(s, k));
+    char message[512] = {};
+    const oprig_status st = hook(op.package_op.c_str(), params.data(), params.size(), in.data(), in.size(), out.data(),
+                                 out.size(), message, sizeof message);
+    message[sizeof message - 1] = '\0';
+    if (st != OPRIG_STATUS_OK)
+      fail(s, oi, -1, op.line, op.display_name() + " is rejected by its package's validate hook (" +
+                                   std::string(status_name(st)) + ")" + (message[0] ? ": " + std::string(message) : ""));
   }
 
   void check_builtin(int s, int oi, const Operation& op) {
