@@ -1,9 +1,11 @@
 #include "cli/bench_command.hpp"
 
 #include <iostream>
+#include <regex>
 
 #include "bench/op_bench.hpp"
 #include "cli/main_context.hpp"
+#include "cli/number_checks.hpp"
 #include "cli/selection_options.hpp"
 #include "reports/reporter.hpp"
 #include "runner/environment.hpp"
@@ -30,8 +32,21 @@ void add_bench_command(CLI::App& root, int* exit_code) {
   add_selection_flags(*cmd, flags->selection);
   cmd->add_option("--out", flags->out, "Output folder")->capture_default_str();
   cmd->add_option("--repetitions", flags->repetitions, "Repetitions per benchmark (default: the plan's, >= 9)");
-  cmd->add_option("--min-time", flags->min_time, "Minimum seconds per repetition")->capture_default_str();
-  cmd->add_option("--filter", flags->filter, "Regex over benchmark names (case ids)");
+  cmd->add_option("--min-time", flags->min_time, "Minimum seconds per repetition")
+      ->check(positive_at_most(3600, "seconds"))
+      ->capture_default_str();
+  cmd->add_option("--filter", flags->filter, "Regex over benchmark names (case ids)")
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            // Checked here: Google Benchmark's own parse error is a silent empty run.
+            try {
+              std::regex check(text, std::regex::extended);
+            } catch (const std::regex_error& e) {
+              return "'" + text + "' is not a valid regular expression: " + e.what();
+            }
+            return "";
+          },
+          "REGEX"));
   cmd->callback([flags, exit_code] {
     const harness::Selection selection = to_selection(flags->selection);
     const harness::Suite suite = harness::load_suite(selection);

@@ -2,6 +2,8 @@
 #include "report_command.hpp"
 
 #include <filesystem>
+#include <fstream>
+#include <set>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -12,6 +14,7 @@
 #include "reports/junit/junit_reporter.hpp"
 #include "reports/results.hpp"
 #include "reports/summary.hpp"
+#include "runner/run_identity.hpp"
 
 namespace oprig::cli {
 namespace {
@@ -22,6 +25,36 @@ struct ReportOptions {
   std::string junit;   // empty: no junit.xml
 };
 
+// A results.jsonl stream is whole only when it holds every case its run
+// planned (OUT/run.json, written when the run started); without that list
+// nobody can say, and a report must not look finished.
+void mark_unfinished_stream(const std::filesystem::path& jsonl, reports::RunResults& results) {
+  const std::filesystem::path identity = jsonl.parent_path() / harness::kRunIdentityFile;
+  std::set<std::string> have;
+  for (const reports::CaseResult& c : results.cases) have.insert(c.id);
+  std::vector<std::string> planned;
+  try {
+    std::ifstream in(identity);
+    if (!in) {
+      results.complete = false;
+      results.incomplete_reason = "no " + identity.string() + " beside the stream: cannot tell whether the run finished";
+      return;
+    }
+    planned = nlohmann::json::parse(in).at("planned_cases").get<std::vector<std::string>>();
+  } catch (const std::exception& e) {
+    results.complete = false;
+    results.incomplete_reason = identity.string() + " is unreadable (" + e.what() + "): cannot tell whether the run finished";
+    return;
+  }
+  size_t missing = 0;
+  for (const std::string& id : planned) missing += have.count(id) == 0;
+  if (missing > 0) {
+    results.complete = false;
+    results.incomplete_reason = std::to_string(missing) + " of " + std::to_string(planned.size()) +
+                                " planned cases have no result (the run did not finish; --resume continues it)";
+  }
+}
+
 int run_report(const ReportOptions& options) {
   reports::RunResults results;
   try {
@@ -30,6 +63,8 @@ int run_report(const ReportOptions& options) {
     std::cerr << "oprig report: " << e.what() << "\n";
     return kExitBadInput;
   }
+  if (std::filesystem::path(options.input).extension() == ".jsonl") mark_unfinished_stream(options.input, results);
+  if (!results.complete) std::cout << "INCOMPLETE: " << results.incomplete_reason << "\n";
   const std::filesystem::path output =
       options.output.empty() ? std::filesystem::path(options.input).parent_path() / "report.html"
                              : std::filesystem::path(options.output);
