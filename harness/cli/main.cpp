@@ -31,8 +31,9 @@ std::string g_command_line;
 constexpr const char* kExitCodes =
     "Exit codes: 0 every case that ran passed and something was tested; 1 a case failed (or, for compare, a\n"
     "regression; or a package crashed while loading); 2 bad input or usage (nothing ran); 3 nothing was tested\n"
-    "(every case SKIPPED or UNIMPLEMENTED, or a backend named with --backend is unavailable); 130/143 stopped by\n"
-    "SIGINT/SIGTERM (what finished is kept: --resume continues).";
+    "(every case SKIPPED or UNIMPLEMENTED, or a backend named with --backend is unavailable); 4 results could not\n"
+    "be written (disk full: the run stops at the first failed write); 130/143 stopped by SIGINT/SIGTERM (what\n"
+    "finished is kept: --resume continues).";
 
 size_t edit_distance(const std::string& a, const std::string& b) {
   std::vector<size_t> row(b.size() + 1);

@@ -14,7 +14,6 @@
 #include "reports/junit/junit_reporter.hpp"
 #include "reports/results.hpp"
 #include "reports/summary.hpp"
-#include "runner/run_identity.hpp"
 
 namespace oprig::cli {
 namespace {
@@ -25,11 +24,15 @@ struct ReportOptions {
   std::string junit;   // empty: no junit.xml
 };
 
+// harness/runner/run_identity.hpp's kRunIdentityFile: this file is also
+// built into reports_test, which links no harness.
+constexpr const char* kRunIdentityFile = "run.json";
+
 // A results.jsonl stream is whole only when it holds every case its run
 // planned (OUT/run.json, written when the run started); without that list
 // nobody can say, and a report must not look finished.
 void mark_unfinished_stream(const std::filesystem::path& jsonl, reports::RunResults& results) {
-  const std::filesystem::path identity = jsonl.parent_path() / harness::kRunIdentityFile;
+  const std::filesystem::path identity = jsonl.parent_path() / kRunIdentityFile;
   std::set<std::string> have;
   for (const reports::CaseResult& c : results.cases) have.insert(c.id);
   std::vector<std::string> planned;
