@@ -53,6 +53,7 @@ void read_struct(const json& j, const std::string& path, PerfStats& p);
 void read_struct(const json& j, const std::string& path, TensorRecord& t);
 void read_struct(const json& j, const std::string& path, CaseResult& c);
 void read_struct(const json& j, const std::string& path, BackendRecord& b);
+void read_struct(const json& j, const std::string& path, PackageRecord& p);
 void read_struct(const json& j, const std::string& path, Environment& e);
 void read_struct(const json& j, const std::string& path, RunResults& r);
 
@@ -302,8 +303,18 @@ void read_struct(const json& j, const std::string& path, BackendRecord& b) {
   r.optional("api_version", b.api_version);
 }
 
+void read_struct(const json& j, const std::string& path, PackageRecord& p) {
+  ObjectReader r(j, path);
+  r.required("path", p.path);
+  r.optional("name", p.name);
+  r.optional("version", p.version);
+  r.optional("sha256", p.sha256);
+}
+
 void read_struct(const json& j, const std::string& path, Environment& e) {
   ObjectReader r(j, path);
+  r.optional("build_type", e.build_type);
+  r.optional("packages", e.packages);
   r.optional("oprig_version", e.oprig_version);
   r.optional("git_revision", e.git_revision);
   r.optional("cpu_model", e.cpu_model);
@@ -325,6 +336,8 @@ void read_struct(const json& j, const std::string& path, RunResults& out) {
                                             std::to_string(kSchemaVersion) + ")");
   r.optional("environment", out.environment);
   r.required("cases", out.cases);
+  r.optional("complete", out.complete);
+  r.optional("incomplete_reason", out.incomplete_reason);
 }
 
 std::string read_whole_file(const std::filesystem::path& path) {
@@ -419,8 +432,13 @@ void to_json(json& j, const BackendRecord& b) {
            {"api_version", b.api_version}};
 }
 
+void to_json(json& j, const PackageRecord& p) {
+  j = json{{"path", p.path}, {"name", p.name}, {"version", p.version}, {"sha256", p.sha256}};
+}
+
 void to_json(json& j, const Environment& e) {
   j = json{{"oprig_version", e.oprig_version},
+           {"build_type", e.build_type},
            {"git_revision", e.git_revision},
            {"cpu_model", e.cpu_model},
            {"os", e.os},
@@ -429,11 +447,14 @@ void to_json(json& j, const Environment& e) {
            {"started_at", e.started_at},
            {"finished_at", e.finished_at},
            {"cores", e.cores},
-           {"backends", e.backends}};
+           {"backends", e.backends},
+           {"packages", e.packages}};
 }
 
 void to_json(json& j, const RunResults& r) {
-  j = json{{"schema_version", r.schema_version}, {"environment", r.environment}, {"cases", r.cases}};
+  j = json{{"schema_version", r.schema_version}, {"environment", r.environment}, {"complete", r.complete}};
+  if (!r.complete) j["incomplete_reason"] = r.incomplete_reason;
+  j["cases"] = r.cases;
 }
 
 // ---- readers --------------------------------------------------------------
@@ -444,6 +465,7 @@ void from_json(const json& j, PerfStats& p) { read_struct(j, "", p); }
 void from_json(const json& j, TensorRecord& t) { read_struct(j, "", t); }
 void from_json(const json& j, CaseResult& c) { read_struct(j, "", c); }
 void from_json(const json& j, BackendRecord& b) { read_struct(j, "", b); }
+void from_json(const json& j, PackageRecord& p) { read_struct(j, "", p); }
 void from_json(const json& j, Environment& e) { read_struct(j, "", e); }
 void from_json(const json& j, RunResults& r) { read_struct(j, "", r); }
 

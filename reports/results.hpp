@@ -99,11 +99,20 @@ struct BackendRecord {
   bool operator==(const BackendRecord&) const = default;
 };
 
+// A package a run loaded: what it was (name, version) and exactly which file
+// (absolute path, SHA-256 of its content).
+struct PackageRecord {
+  std::string path, name, version, sha256;
+  bool operator==(const PackageRecord&) const = default;
+};
+
 struct Environment {
   std::string oprig_version, git_revision, cpu_model, os, hostname, command_line;
+  std::string build_type;  // CMAKE_BUILD_TYPE of oprig (Release, Debug, ...)
   std::string started_at, finished_at;  // ISO 8601, UTC
   unsigned cores = 0;
   std::vector<BackendRecord> backends;
+  std::vector<PackageRecord> packages;
   bool operator==(const Environment&) const = default;
 };
 
@@ -111,6 +120,10 @@ struct RunResults {
   int schema_version = kSchemaVersion;
   Environment environment;
   std::vector<CaseResult> cases;
+  // Not every planned case has a result (the run was stopped, killed, or is
+  // still going): reports say INCOMPLETE and why.
+  bool complete = true;
+  std::string incomplete_reason;
   bool operator==(const RunResults&) const = default;
 };
 
@@ -128,6 +141,7 @@ void to_json(nlohmann::json& j, const PerfStats& p);
 void to_json(nlohmann::json& j, const TensorRecord& t);
 void to_json(nlohmann::json& j, const CaseResult& c);
 void to_json(nlohmann::json& j, const BackendRecord& b);
+void to_json(nlohmann::json& j, const PackageRecord& p);
 void to_json(nlohmann::json& j, const Environment& e);
 void to_json(nlohmann::json& j, const RunResults& r);
 void from_json(const nlohmann::json& j, Mismatch& m);
@@ -136,6 +150,7 @@ void from_json(const nlohmann::json& j, PerfStats& p);
 void from_json(const nlohmann::json& j, TensorRecord& t);
 void from_json(const nlohmann::json& j, CaseResult& c);
 void from_json(const nlohmann::json& j, BackendRecord& b);
+void from_json(const nlohmann::json& j, PackageRecord& p);
 void from_json(const nlohmann::json& j, Environment& e);
 void from_json(const nlohmann::json& j, RunResults& r);
 

@@ -3,9 +3,11 @@
 #include <benchmark/benchmark.h>
 
 #include <iostream>
+#include <regex>
 
 #include "bench/op_bench.hpp"
 #include "cli/main_context.hpp"
+#include "cli/number_checks.hpp"
 #include "cli/selection_options.hpp"
 #include "perf/calibration.hpp"
 #include "perf/machine.hpp"
@@ -62,7 +64,9 @@ void add_bench_command(CLI::App& root, int* exit_code) {
   add_selection_flags(*cmd, flags->selection);
   cmd->add_option("--out", flags->out, "Output folder")->capture_default_str();
   cmd->add_option("--repetitions", flags->repetitions, "Repetitions per benchmark (default: the plan's; at least 9)");
-  cmd->add_option("--min-time", flags->min_time, "Minimum real seconds per repetition (> 0)")->capture_default_str();
+  cmd->add_option("--min-time", flags->min_time, "Minimum real seconds per repetition (> 0)")
+      ->check(positive_at_most(3600, "seconds"))
+      ->capture_default_str();
   cmd->add_option("--max-seconds", flags->max_seconds,
                   "Wall-clock cap of the whole bench; benchmarks that would pass it are not timed, and say so")
       ->capture_default_str();
@@ -71,7 +75,18 @@ void add_bench_command(CLI::App& root, int* exit_code) {
       ->capture_default_str();
   cmd->add_option("--calibration", flags->calibration,
                   "oprig calibrate's file: rows faster than its roofline are MISTRUSTED timings");
-  cmd->add_option("--filter", flags->filter, "Regex over benchmark names (case ids)");
+  cmd->add_option("--filter", flags->filter, "Regex over benchmark names (case ids)")
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            // Checked here: Google Benchmark's own parse error is a silent empty run.
+            try {
+              std::regex check(text, std::regex::extended);
+            } catch (const std::regex_error& e) {
+              return "'" + text + "' is not a valid regular expression: " + e.what();
+            }
+            return "";
+          },
+          "REGEX"));
   cmd->callback([flags, exit_code] {
     harness::BenchOptions options;
     options.out_dir = flags->out;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "registry.hpp"
+#include "cli/number_checks.hpp"
 #include "compare/comparator.hpp"
 #include "core/dtype.hpp"
 #include "core/half.hpp"
@@ -16,6 +17,7 @@
 #include "graph/package_library.hpp"
 #include "graph/prepared_model.hpp"
 #include "oprig/verdict.hpp"
+#include "runner/package_probe.hpp"
 #include "runner/suite.hpp"
 
 namespace oprig::cli {
@@ -245,16 +247,30 @@ int compare_runs(const std::vector<Dump>& got, const std::vector<Dump>& referenc
       return kExitFailure;
     }
   }
-  std::printf("no divergence: %zu operation outputs on %s match %s (fp 3 ulp, quantised 1 LSB, integers exact)\n",
-              compared, backend.c_str(), reference_backend.c_str());
+  size_t on_target = 0;
+  for (const Dump& d : got) on_target += d.backend == backend;
+  if (backend != reference_backend && on_target == 0) {
+    // Comparing cpu with cpu would print "no divergence" about nothing.
+    std::printf("nothing ran on %s: all %zu operation outputs came from the fallback (see the notes above), so the "
+                "comparison with %s tested nothing (exit 3)\n",
+                backend.c_str(), got.size(), reference_backend.c_str());
+    return kExitNothingTested;
+  }
+  std::printf("no divergence: %zu operation outputs on %s match %s (fp 3 ulp, quantised 1 LSB, integers exact); "
+              "%zu of them ran on %s, the rest on the fallback\n",
+              compared, backend.c_str(), reference_backend.c_str(), on_target, backend.c_str());
   return kExitOk;
 }
 
 int run_model(const ModelRunOptions& o) {
   graph::PackageLibrary packages;
-  for (const std::string& p : o.packages) packages.load(p);
+  for (const std::string& p : o.packages) {
+    if (fs::exists(p)) harness::check_package_load_in_child(p);
+    packages.load(p);
+  }
   const fs::path bundled = harness::default_package_path();
   if (fs::exists(bundled)) {
+    harness::check_package_load_in_child(bundled);
     auto package = Package::load(bundled);
     if (packages.find(package->name()) == nullptr) packages.add(std::move(package));
   }
@@ -315,7 +331,8 @@ void add_model_command(CLI::App& root, int* exit_code) {
   run->add_option("model", o->model, "Model file (runtime/graph/README.md)")->required();
   run->add_option("--backend", o->backend, "Backend to run on (cpu, opencl, vulkan, dsp)");
   run->add_option("--inputs", o->inputs_dir, "Directory with in0.npy, in1.npy, ... (one per main input)");
-  run->add_option("--loop-timeout", o->loop_timeout_ms, "WHILE loop timeout in ms (default 2000, clamped to 15000)");
+  run->add_option("--loop-timeout", o->loop_timeout_ms, "WHILE loop timeout in ms (default 2000, clamped to 15000)")
+      ->check(positive_at_most(1e9, "milliseconds"));
   run->add_option("--out", o->out_dir, "Write outputs as OUT/<name or outN>.npy (and dumps with --compare-to)");
   run->add_option("--package", o->packages, "Op package registration library (repeatable); the bundled opsuite is added");
   run->add_option("--compare-to", o->compare_to,

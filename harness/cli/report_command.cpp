@@ -2,6 +2,8 @@
 #include "report_command.hpp"
 
 #include <filesystem>
+#include <fstream>
+#include <set>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -22,6 +24,40 @@ struct ReportOptions {
   std::string junit;   // empty: no junit.xml
 };
 
+// harness/runner/run_identity.hpp's kRunIdentityFile: this file is also
+// built into reports_test, which links no harness.
+constexpr const char* kRunIdentityFile = "run.json";
+
+// A results.jsonl stream is whole only when it holds every case its run
+// planned (OUT/run.json, written when the run started); without that list
+// nobody can say, and a report must not look finished.
+void mark_unfinished_stream(const std::filesystem::path& jsonl, reports::RunResults& results) {
+  const std::filesystem::path identity = jsonl.parent_path() / kRunIdentityFile;
+  std::set<std::string> have;
+  for (const reports::CaseResult& c : results.cases) have.insert(c.id);
+  std::vector<std::string> planned;
+  try {
+    std::ifstream in(identity);
+    if (!in) {
+      results.complete = false;
+      results.incomplete_reason = "no " + identity.string() + " beside the stream: cannot tell whether the run finished";
+      return;
+    }
+    planned = nlohmann::json::parse(in).at("planned_cases").get<std::vector<std::string>>();
+  } catch (const std::exception& e) {
+    results.complete = false;
+    results.incomplete_reason = identity.string() + " is unreadable (" + e.what() + "): cannot tell whether the run finished";
+    return;
+  }
+  size_t missing = 0;
+  for (const std::string& id : planned) missing += have.count(id) == 0;
+  if (missing > 0) {
+    results.complete = false;
+    results.incomplete_reason = std::to_string(missing) + " of " + std::to_string(planned.size()) +
+                                " planned cases have no result (the run did not finish; --resume continues it)";
+  }
+}
+
 int run_report(const ReportOptions& options) {
   reports::RunResults results;
   try {
@@ -30,6 +66,8 @@ int run_report(const ReportOptions& options) {
     std::cerr << "oprig report: " << e.what() << "\n";
     return kExitBadInput;
   }
+  if (std::filesystem::path(options.input).extension() == ".jsonl") mark_unfinished_stream(options.input, results);
+  if (!results.complete) std::cout << "INCOMPLETE: " << results.incomplete_reason << "\n";
   const std::filesystem::path output =
       options.output.empty() ? std::filesystem::path(options.input).parent_path() / "report.html"
                              : std::filesystem::path(options.output);

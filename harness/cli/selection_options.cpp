@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "cli/number_checks.hpp"
 #include "registry.hpp"
 
 namespace oprig::cli {
@@ -20,7 +21,8 @@ void add_selection_flags(CLI::App& command, SelectionFlags& flags) {
   command.add_option("--package", flags.packages,
                      "Op package registration library (.so); repeatable (default: the bundled opsuite package)")
       ->check(CLI::ExistingFile);
-  command.add_option("--case", flags.case_id, "Run exactly this case id (as printed in repro lines)");
+  command.add_option("--case", flags.case_id, "Run exactly this case id (as printed in repro lines)")
+      ->check(non_empty("case id"));
   command.add_option("--golden", flags.golden,
                      "Also run the golden cases (manifest.json + .npy) found under this folder for the selected ops,\n"
                      "judged against their stored outputs; repeatable")
@@ -64,6 +66,11 @@ harness::Selection to_selection(const SelectionFlags& flags) {
     const std::string backend = flags.case_id.substr(sep + 2);
     if (std::find(known.begin(), known.end(), backend) == known.end())
       throw harness::InputError("case id '" + flags.case_id + "' names no known backend");
+    // A --backend list that leaves the case's own backend out asks for a case that cannot run there.
+    if (flags.backends != "all" && std::find(s.backends.begin(), s.backends.end(), backend) == s.backends.end())
+      throw harness::InputError("case id '" + flags.case_id + "' is a case of backend " + backend +
+                                ", but --backend asks for " + flags.backends +
+                                " (the same case on another backend ends in __<backend>)");
     s.backends = {backend};
   }
   return s;

@@ -3,10 +3,12 @@
 #include <iostream>
 
 #include "cli/main_context.hpp"
+#include "cli/number_checks.hpp"
 #include "cli/run_command.hpp"
 #include "oprig/verdict.hpp"
 #include "package/loader.hpp"
 #include "registry.hpp"
+#include "runner/package_probe.hpp"
 #include "spec/load.hpp"
 
 namespace oprig::cli {
@@ -33,6 +35,7 @@ int validate(const ValidateFlags& f) {
   // 2. Load the package and read its registration.
   std::cout << "== package " << f.package << "\n";
   std::unique_ptr<Package> package;
+  if (std::filesystem::exists(f.package)) harness::check_package_load_in_child(f.package);
   try {
     package = Package::load(f.package);
   } catch (const PackageError& e) {
@@ -98,7 +101,7 @@ void add_validate_command(CLI::App& root, int* exit_code) {
   cmd->add_option("--out", flags->options.out, "Output folder for results and report.html")->capture_default_str();
   cmd->add_option("--jobs", flags->options.jobs, "Worker processes at once")->check(CLI::Range(1, 64));
   cmd->add_option("--case-timeout", flags->options.case_timeout_s, "Seconds a case may run before it is a TIMEOUT")
-      ->check(CLI::PositiveNumber);
+      ->check(positive_at_most(86400, "seconds"));
   cmd->callback([flags, exit_code] { *exit_code = validate(*flags); });
 }
 

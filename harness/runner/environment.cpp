@@ -21,6 +21,8 @@ reports::Environment collect_environment(const std::vector<std::string>& backend
   reports::Environment env;
   env.oprig_version = OPRIG_VERSION;
   env.git_revision = OPRIG_GIT_REVISION;
+  // Empty when the build tree was configured without CMAKE_BUILD_TYPE: plain, unoptimised flags.
+  env.build_type = std::string(OPRIG_BUILD_TYPE).empty() ? "none (no CMAKE_BUILD_TYPE)" : OPRIG_BUILD_TYPE;
   env.cpu_model = host_cpu_model();
   env.cores = host_cpu_count();
   env.os = host_os();

@@ -6,6 +6,7 @@
 #include "compare/tolerance.hpp"
 #include "cases/derive_plan.hpp"
 #include "golden/golden_source.hpp"
+#include "runner/package_probe.hpp"
 #include "spec/load.hpp"
 
 namespace oprig::harness {
@@ -101,7 +102,7 @@ std::vector<PlanSource> plans_for_spec(const std::filesystem::path& spec) {
 
 }  // namespace
 
-Suite load_suite(const Selection& selection) {
+Suite load_suite(const Selection& selection, PackageLoading loading) {
   Suite suite;
   std::vector<PlanSource> sources;
   if (selection.spec_file) {
@@ -139,6 +140,8 @@ Suite load_suite(const Selection& selection) {
       selection.packages.empty() ? std::vector<std::filesystem::path>{default_package_path()}
                                  : selection.packages;
   for (const auto& path : package_paths) {
+    if (loading == PackageLoading::kCheckInChildFirst && std::filesystem::exists(path))
+      check_package_load_in_child(path);
     try {
       suite.packages.push_back(Package::load(path));
     } catch (const PackageError& e) {

@@ -57,8 +57,14 @@ struct Suite {
 // package (and in the folders beside it) plus every --package library.
 graph::PackageLibrary load_model_packages(const models::LoadedModelSuite& suite, const Selection& selection);
 
-// Throws InputError naming the file and what is wrong.
-Suite load_suite(const Selection& selection);
+// Where the packages' own load-time code may run: oprig's main process first
+// loads each one in a throwaway child (runner/package_probe.hpp) so a crash
+// there cannot take oprig down; a worker is such a child already.
+enum class PackageLoading { kCheckInChildFirst, kInThisProcess };
+
+// Throws InputError naming the file and what is wrong, PackageLoadCrash when
+// a package crashes while loading.
+Suite load_suite(const Selection& selection, PackageLoading loading = PackageLoading::kCheckInChildFirst);
 
 // The bundled locations: OPRIG_OPSUITE_DIR / OPRIG_PACKAGE when set, else an
 // installed layout beside the binary (../share/oprig, ../lib/oprig), else the

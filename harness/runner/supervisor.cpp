@@ -10,7 +10,6 @@
 #include <chrono>
 #include <cstring>
 #include <deque>
-#include <fstream>
 #include <map>
 
 #include "runner/worker.hpp"
@@ -21,6 +20,69 @@ namespace oprig::harness {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+volatile sig_atomic_t g_stop_signal = 0;
+void note_stop_signal(int sig) { g_stop_signal = sig; }
+
+// Catches SIGINT and SIGTERM for the life of a run, even where the caller
+// started oprig with them ignored (a script's background job): stopping
+// cleanly is always better than dying in the middle of a write or carrying on
+// after the workers were killed.
+class StopSignals {
+ public:
+  StopSignals() {
+    g_stop_signal = 0;
+    struct sigaction action {};
+    action.sa_handler = note_stop_signal;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, &old_int_);
+    sigaction(SIGTERM, &action, &old_term_);
+  }
+  ~StopSignals() {
+    sigaction(SIGINT, &old_int_, nullptr);
+    sigaction(SIGTERM, &old_term_, nullptr);
+  }
+  StopSignals(const StopSignals&) = delete;
+  StopSignals& operator=(const StopSignals&) = delete;
+
+ private:
+  struct sigaction old_int_ {}, old_term_ {};
+};
+
+// Appends to results.jsonl with plain write(2), so the first failed write is
+// seen (and its errno) at once, not at a later flush or at the end.
+class ResultsStream {
+ public:
+  explicit ResultsStream(const std::filesystem::path& path) : path_(path) {
+    fd_ = open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd_ < 0) throw ResultsStreamError("cannot open " + path.string() + " to write: " + strerror(errno));
+  }
+  ~ResultsStream() {
+    if (fd_ >= 0) close(fd_);
+  }
+  ResultsStream(const ResultsStream&) = delete;
+  ResultsStream& operator=(const ResultsStream&) = delete;
+
+  void append(const std::string& line, size_t written_before) {
+    const char* p = line.data();
+    size_t left = line.size();
+    while (left > 0) {
+      const ssize_t n = write(fd_, p, left);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0)
+        throw ResultsStreamError("cannot write " + path_.string() + ": " +
+                                 (n < 0 ? strerror(errno) : "nothing written") + "; the run stopped at this first "
+                                 "failed write (" + std::to_string(written_before) +
+                                 " results before it are kept; free space, then --resume continues)");
+      p += n;
+      left -= static_cast<size_t>(n);
+    }
+  }
+
+ private:
+  std::filesystem::path path_;
+  int fd_ = -1;
+};
 
 struct Job {
   const CaseGroup* group;
@@ -72,7 +134,14 @@ void spawn(Worker& w, const Selection& selection, const SupervisorOptions& optio
   posix_spawn_file_actions_adddup2(&actions, proto[1], kProtocolFd);
   posix_spawn_file_actions_addopen(&actions, 1, w.log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
   posix_spawn_file_actions_adddup2(&actions, 1, 2);
-  const int rc = posix_spawn(&w.pid, "/proc/self/exe", &actions, nullptr, argv.data(), environ);
+  // A process group of its own: a terminal's Ctrl-C goes to oprig, which
+  // stops the worker itself instead of finding it dead and calling it a CRASH.
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attributes, 0);
+  const int rc = posix_spawn(&w.pid, "/proc/self/exe", &actions, &attributes, argv.data(), environ);
+  posix_spawnattr_destroy(&attributes);
   posix_spawn_file_actions_destroy(&actions);
   close(ids[0]);
   close(proto[1]);
@@ -94,6 +163,16 @@ void spawn(Worker& w, const Selection& selection, const SupervisorOptions& optio
   close(ids[1]);
 }
 
+void stop_all(std::vector<Worker>& active) {
+  for (Worker& w : active) kill(w.pid, SIGKILL);
+  for (Worker& w : active) {
+    int status = 0;
+    waitpid(w.pid, &status, 0);
+    close(w.protocol_fd);
+  }
+  active.clear();
+}
+
 reports::CaseResult lost_case(const reports::CaseResult& record, Verdict v, std::string message) {
   reports::CaseResult r = record;
   r.verdict = v;
@@ -104,12 +183,19 @@ reports::CaseResult lost_case(const reports::CaseResult& record, Verdict v, std:
 }  // namespace
 
 std::vector<reports::CaseResult> run_groups(const Selection& selection, const std::vector<CaseGroup>& groups,
-                                            const SupervisorOptions& options, const ResultSink& sink) {
+                                            const SupervisorOptions& options, const ResultSink& sink,
+                                            int* stopped_by_signal) {
   std::vector<reports::CaseResult> results;
-  std::ofstream jsonl(options.jsonl, std::ios::app);
+  const StopSignals stop_signals;
+  ResultsStream jsonl(options.jsonl);
+  std::vector<Worker> active;
   auto record = [&](const reports::CaseResult& r) {
-    jsonl << reports::to_jsonl_line(r);
-    jsonl.flush();  // a killed run keeps every finished case
+    try {
+      jsonl.append(reports::to_jsonl_line(r), results.size());  // a killed run keeps every finished case
+    } catch (const ResultsStreamError&) {
+      stop_all(active);
+      throw;
+    }
     results.push_back(r);
     sink(r);
   };
@@ -117,10 +203,14 @@ std::vector<reports::CaseResult> run_groups(const Selection& selection, const st
   std::deque<Job> queue;
   for (const CaseGroup& g : groups)
     if (!g.cases.empty()) queue.push_back({&g, 0});
-  std::vector<Worker> active;
   const auto timeout = std::chrono::duration<double>(options.case_timeout_s);
 
   while (!queue.empty() || !active.empty()) {
+    if (g_stop_signal != 0) {
+      stop_all(active);
+      if (stopped_by_signal) *stopped_by_signal = g_stop_signal;
+      break;
+    }
     while (!queue.empty() && static_cast<int>(active.size()) < std::max(1, options.jobs)) {
       Worker w;
       w.job = queue.front();
@@ -131,6 +221,7 @@ std::vector<reports::CaseResult> run_groups(const Selection& selection, const st
     std::vector<pollfd> fds;
     for (const Worker& w : active) fds.push_back({w.protocol_fd, POLLIN, 0});
     poll(fds.data(), fds.size(), 100);
+    if (g_stop_signal != 0) continue;  // a dead worker now is one the signal killed, not a CRASH
 
     for (size_t i = 0; i < active.size();) {
       Worker& w = active[i];

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -32,9 +33,22 @@ struct SupervisorOptions {
 // Called after each finished case, in the order results arrive.
 using ResultSink = std::function<void(const reports::CaseResult&)>;
 
-// Runs all groups; returns the results of this invocation.
+// results.jsonl could not be written (disk full, ...): the run stops at the
+// first failed write, its workers killed, so no result is computed only to be
+// lost.
+class ResultsStreamError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Runs all groups; returns the results of this invocation. SIGINT and SIGTERM
+// stop the run: the workers (in process groups of their own, so a terminal's
+// Ctrl-C reaches only oprig) are killed, the case each was on is not
+// recorded (it was stopped, not crashed), and *stopped_by_signal is set to
+// the signal. Throws ResultsStreamError.
 std::vector<reports::CaseResult> run_groups(const Selection& selection,
                                             const std::vector<CaseGroup>& groups,
-                                            const SupervisorOptions& options, const ResultSink& sink);
+                                            const SupervisorOptions& options, const ResultSink& sink,
+                                            int* stopped_by_signal = nullptr);
 
 }  // namespace oprig::harness

@@ -1,6 +1,12 @@
 #include "runner/worker.hpp"
 
+#include <signal.h>
+#include <sys/prctl.h>
 #include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
 
 #include <iostream>
 #include <set>
@@ -10,6 +16,60 @@
 
 namespace oprig::harness {
 namespace {
+
+// The case in progress, for the fatal-signal note (a handler may read only
+// what is already in memory: no allocation, no locks).
+char g_current_case[512];
+
+void write_stderr(const char* text) {
+  for (size_t left = std::strlen(text); left > 0;) {
+    const ssize_t n = ::write(2, text, left);
+    if (n <= 0) return;
+    text += n;
+    left -= static_cast<size_t>(n);
+  }
+}
+
+// The supervisor's CRASH message names the worker log: this puts in it what
+// killed the worker and on which case, before the signal does its default
+// work (core dump, exit status) as if nothing had caught it.
+void note_fatal_signal(int sig) {
+  write_stderr("oprig worker: fatal signal SIG");
+  const char* name = sigabbrev_np(sig);
+  write_stderr(name ? name : "?");
+  char number[16];
+  int digits = 0;
+  for (int v = sig; v > 0 && digits < 15; v /= 10) number[digits++] = static_cast<char>('0' + v % 10);
+  write_stderr(" (signal ");
+  while (digits > 0) {
+    const char digit[2] = {number[--digits], '\0'};
+    write_stderr(digit);
+  }
+  write_stderr(") while running case ");
+  write_stderr(g_current_case[0] ? g_current_case : "(none yet)");
+  write_stderr("\n");
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+void note_fatal_signals() {
+  for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) {
+    struct sigaction action {};
+    action.sa_handler = note_fatal_signal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESETHAND | SA_NODEFER;
+    sigaction(sig, &action, nullptr);
+  }
+  // Whatever a kernel prints reaches the log line by line, not lost in a
+  // buffer when it crashes.
+  setvbuf(stdout, nullptr, _IOLBF, 0);
+}
+
+void set_current_case(const std::string& id) {
+  const size_t n = std::min(id.size(), sizeof g_current_case - 1);
+  std::memcpy(g_current_case, id.data(), n);
+  g_current_case[n] = '\0';
+}
 
 void emit(const std::string& line) {
   const char* p = line.data();
@@ -32,6 +92,7 @@ int run_model_worker(const Selection& selection, const models::LoadedModelSuite&
   for (const models::SuiteCase& c : suite.suite.cases) {
     const std::string id = models::case_id(suite, c, backend_name);
     if (!wanted.count(id)) continue;
+    set_current_case(id);
     emit("START " + id + "\n");
     const reports::CaseResult result =
         target ? models::run_model_case(suite, c, backend_name, target.get(), "", fallback, packages)
@@ -45,9 +106,13 @@ int run_model_worker(const Selection& selection, const models::LoadedModelSuite&
 }  // namespace
 
 int run_worker(const Selection& selection, const std::string& op_name, const std::string& backend_name) {
+  // Workers have process groups of their own (supervisor.cpp): this ties
+  // their life to oprig's even when oprig is killed outright.
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  note_fatal_signals();
   Selection one = selection;
   one.op = op_name;
-  Suite suite = load_suite(one);
+  Suite suite = load_suite(one, PackageLoading::kInThisProcess);
 
   std::set<std::string> wanted;
   for (std::string id; std::getline(std::cin, id);)
@@ -88,6 +153,7 @@ int run_worker(const Selection& selection, const std::string& op_name, const std
 
   for (const Case& c : op_cases(op, selection, {backend_name})) {
     if (!wanted.count(c.id)) continue;
+    set_current_case(c.id);
     emit("START " + c.id + "\n");
     const reports::CaseResult result = execute_case(c, op.context, be);
     emit("RESULT " + reports::dump_json(nlohmann::json(result)) + "\n");

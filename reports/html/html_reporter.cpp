@@ -80,6 +80,10 @@ std::string head_section(const RunResults& results) {
 std::string banner(const RunResults& results) {
   const VerdictCounts counts = count_verdicts(results);
   std::string out = "<header>\n<h1>oprig report</h1>\n";
+  // Before any verdict: a green banner over half a run would be a lie of omission.
+  if (!results.complete)
+    out += "<div class=\"banner v-failed\" id=\"incomplete\">INCOMPLETE: " + html_escape(results.incomplete_reason) +
+           "</div>\n";
   if (results.cases.empty()) {
     out += "<div class=\"banner v-skipped\">No cases in this run</div>\n";
   } else if (exit_code_for(results) != kExitOk) {

@@ -157,6 +157,22 @@ std::string render_junit_xml(const RunResults& results) {
     set_attribute(node, "skipped", t.skipped);
     set_attribute(node, "time", seconds_text(t.seconds));
   };
+  if (!results.complete) {
+    // A CI system reads only the XML: an unfinished run must fail there too.
+    pugi::xml_node suite = root.append_child("testsuite");
+    set_attribute(suite, "name", "oprig.run");
+    pugi::xml_node testcase = suite.append_child("testcase");
+    set_attribute(testcase, "name", "run_complete");
+    set_attribute(testcase, "classname", "oprig.run");
+    set_attribute(testcase, "time", seconds_text(0));
+    pugi::xml_node failure = testcase.append_child("failure");
+    set_attribute(failure, "type", "INCOMPLETE");
+    set_attribute(failure, "message", "INCOMPLETE: " + results.incomplete_reason);
+    const SuiteTotals incomplete{1, 1, 0, 0};
+    all.tests += 1;
+    all.failures += 1;
+    written.emplace_back(suite, incomplete);
+  }
   set_attribute(root, "name", "oprig");
   set_totals(root, all);
   for (auto& [suite, totals] : written) {

@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   build-essential cmake git pkg-config ninja-build
   libgtest-dev libgmock-dev libbenchmark-dev libbenchmark-tools
-  nlohmann-json3-dev libpugixml-dev libcli11-dev libeigen3-dev
+  nlohmann-json3-dev libpugixml-dev libcli11-dev libeigen3-dev libssl-dev
   opencl-headers ocl-icd-opencl-dev ocl-icd-libopencl1 pocl-opencl-icd clinfo
   libvulkan-dev mesa-vulkan-drivers glslc spirv-tools
   libgemmlowp-dev libxml2-utils python3 python3-numpy python3-scipy chromium

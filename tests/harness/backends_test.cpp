@@ -26,6 +26,17 @@ TEST_F(OprigCliTest, BackendsListsAllFour) {
     if (b.at("name") == "cpu" || b.at("name") == "dsp") {
       EXPECT_TRUE(b.at("available")) << b.at("name");
     }
+    // --json carries what the table shows: data types and the timer.
+    if (!b.at("available")) continue;
+    std::string dtypes;
+    for (const nlohmann::json& d : b.at("dtypes")) dtypes += (dtypes.empty() ? "" : ",") + d.get<std::string>();
+    EXPECT_THAT(table.process.out,
+                HasSubstr("dtypes: " + dtypes + "; timer: " + b.at("timer").get<std::string>() + "\n"))
+        << b.at("name");
+    if (b.at("name") == "cpu") {
+      EXPECT_THAT(b.at("dtypes"), ::testing::Contains("f32"));
+      EXPECT_EQ(b.at("timer"), "host wall clock");
+    }
   }
 }
 

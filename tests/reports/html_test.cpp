@@ -50,6 +50,16 @@ TEST_F(Html, HostileBackendAndOpNamesAreEscapedToo) {
   EXPECT_NE(hostile.find("&lt;img src=x onerror=alert(1)&gt;"), std::string::npos);
 }
 
+TEST_F(Html, IncompleteRunSaysSoInTheBanner) {
+  RunResults results = make_sample_results();
+  EXPECT_EQ(render_html(results).find("INCOMPLETE"), std::string::npos);
+  results.complete = false;
+  results.incomplete_reason = "stopped <by> SIGINT";
+  const std::string html = render_html(results);
+  EXPECT_NE(html.find("<div class=\"banner v-failed\" id=\"incomplete\">INCOMPLETE: stopped &lt;by&gt; SIGINT</div>"),
+            std::string::npos);
+}
+
 TEST_F(Html, NeedsNoNetwork) {
   const std::string text = lower(page);
   EXPECT_EQ(text.find("http://"), std::string::npos);

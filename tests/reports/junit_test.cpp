@@ -23,6 +23,22 @@ pugi::xml_node suite_named(const pugi::xml_node& root, const char* name) {
   return root.find_child_by_attribute("testsuite", "name", name);
 }
 
+// An unfinished run fails in CI even when every case it ran passed.
+TEST(JUnit, IncompleteRunIsAFailingTestCase) {
+  RunResults results = make_sample_results();
+  EXPECT_EQ(parse(render_junit_xml(results)).select_nodes("//failure[@type='INCOMPLETE']").size(), 0u);
+  results.complete = false;
+  results.incomplete_reason = "3 of 9 planned cases have no result";
+  const pugi::xml_document doc = parse(render_junit_xml(results));
+  const pugi::xml_node root = doc.child("testsuites");
+  EXPECT_EQ(root.attribute("tests").as_int(), 7);
+  EXPECT_EQ(root.attribute("failures").as_int(), 3);
+  const pugi::xml_node failure = doc.select_node("//testcase[@name='run_complete']/failure[@type='INCOMPLETE']").node();
+  ASSERT_TRUE(failure);
+  EXPECT_STREQ(failure.attribute("message").value(), "INCOMPLETE: 3 of 9 planned cases have no result");
+  EXPECT_EQ(suite_named(root, "oprig.run").attribute("failures").as_int(), 1);
+}
+
 TEST(JUnit, TotalsMatchTheVerdicts) {
   const pugi::xml_document doc = parse(render_junit_xml(make_sample_results()));
   const pugi::xml_node root = doc.child("testsuites");

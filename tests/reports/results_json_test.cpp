@@ -85,8 +85,9 @@ TEST(ResultsJson, SchemaFieldsPresent) {
   const json j = json::parse(render_results_json(make_sample_results()));
   EXPECT_EQ(j.at("schema_version"), 2);
   for (const char* key : {"oprig_version", "git_revision", "cpu_model", "os", "hostname", "command_line",
-                          "started_at", "finished_at", "cores", "backends"})
+                          "started_at", "finished_at", "cores", "backends", "build_type", "packages"})
     EXPECT_TRUE(j.at("environment").contains(key)) << key;
+  EXPECT_EQ(j.at("complete"), true);
   for (const char* key : {"name", "available", "reason", "device", "vendor", "driver_version", "api_version"})
     EXPECT_TRUE(j.at("environment").at("backends").at(0).contains(key)) << key;
   const json& failed = j.at("cases").at(2);

@@ -77,5 +77,11 @@ inline constexpr int kExitBadInput = 2;  // bad input or usage: nothing was run
 // case), or a backend named with --backend is unavailable here. A green that
 // tested nothing must not look like a pass.
 inline constexpr int kExitNothingTested = 3;
+// Results could not be written (disk full, read-only folder): the run stopped
+// at the first failed write; what was written before it is kept.
+inline constexpr int kExitCannotWrite = 4;
+// Stopped by a signal (SIGINT 130, SIGTERM 143): 128 + the signal, as shells
+// report it; finished cases are kept and --resume continues.
+inline constexpr int kExitSignalBase = 128;
 
 }  // namespace oprig

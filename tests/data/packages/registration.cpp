@@ -29,11 +29,26 @@ const oprig_implementation_location_v1 kImplementations[] = {
     nullptr,
     {}};
 
+// A volatile store through a volatile pointer: the compiler must emit the faulting store.
+[[maybe_unused]] void write_through_null() {
+  volatile int* volatile nowhere = nullptr;
+  *nowhere = 1;
+}
+
+#if defined(OPRIG_TEST_CRASH_IN_CONSTRUCTOR)
+// A dynamic initialiser: runs inside dlopen, before oprig sees any symbol.
+const bool kCrashedAtLoad = (write_through_null(), true);
+#endif
+
 }  // namespace
 
 #if !defined(OPRIG_TEST_OMIT_PACKAGE_QUERY)
 extern "C" OPRIG_EXPORT const oprig_package_v1* oprig_package_query(uint32_t max_version) {
-#if defined(OPRIG_TEST_QUERY_RETURNS_NULL)
+#if defined(OPRIG_TEST_CRASH_IN_QUERY)
+  (void)max_version;
+  write_through_null();
+  return &kPackage;
+#elif defined(OPRIG_TEST_QUERY_RETURNS_NULL)
   (void)max_version;
   return nullptr;
 #else

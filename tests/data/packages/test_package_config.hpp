@@ -65,5 +65,8 @@ inline constexpr unsigned kHonestExecutes = 8;
 #ifndef OPRIG_TEST_IMPLEMENTATION_LIBRARY
 #define OPRIG_TEST_IMPLEMENTATION_LIBRARY nullptr
 #endif
-// Also available: OPRIG_TEST_OMIT_PACKAGE_QUERY (no registration entry point)
-// and OPRIG_TEST_QUERY_RETURNS_NULL (the entry point answers NULL).
+// Also available: OPRIG_TEST_OMIT_PACKAGE_QUERY (no registration entry point),
+// OPRIG_TEST_QUERY_RETURNS_NULL (the entry point answers NULL), and, for
+// packages that take down whoever loads them, OPRIG_TEST_CRASH_IN_CONSTRUCTOR
+// (a static initialiser writes through a null pointer at dlopen) and
+// OPRIG_TEST_CRASH_IN_QUERY (the entry point does).

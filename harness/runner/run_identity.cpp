@@ -1,0 +1,87 @@
+#include "runner/run_identity.hpp"
+
+#include <algorithm>
+
+#include "package/loader.hpp"
+#include "runner/file_digest.hpp"
+
+namespace oprig::harness {
+namespace {
+
+std::string shown(const nlohmann::json& value) {
+  if (value.is_null()) return "(none)";
+  if (value.is_string()) return value.get<std::string>().empty() ? "(none)" : value.get<std::string>();
+  if (value.is_array() && !value.empty() && value.front().is_string()) {
+    std::string text;
+    for (const auto& v : value) text += (text.empty() ? "" : ",") + v.get<std::string>();
+    return text;
+  }
+  return value.dump();
+}
+
+}  // namespace
+
+std::vector<reports::PackageRecord> package_records(const Selection& selection, const Suite& loaded) {
+  const std::vector<std::filesystem::path> paths =
+      selection.packages.empty() ? std::vector<std::filesystem::path>{default_package_path()} : selection.packages;
+  std::vector<reports::PackageRecord> records;
+  for (const auto& path : paths) {
+    reports::PackageRecord r;
+    r.path = std::filesystem::weakly_canonical(std::filesystem::absolute(path)).string();
+    r.sha256 = sha256_of_file(path);
+    for (const auto& package : loaded.packages)
+      if (std::filesystem::weakly_canonical(package->path()).string() == r.path) {
+        r.name = package->name();
+        r.version = package->version();
+      }
+    records.push_back(std::move(r));
+  }
+  return records;
+}
+
+nlohmann::json run_identity(const Selection& selection, const std::vector<reports::PackageRecord>& packages,
+                            const std::vector<std::string>& planned_case_ids) {
+  nlohmann::json package_list = nlohmann::json::array();
+  for (const reports::PackageRecord& p : packages) package_list.push_back({{"path", p.path}, {"sha256", p.sha256}});
+  std::vector<std::string> golden;
+  for (const auto& g : selection.golden_dirs) golden.push_back(g.string());
+  const auto absolute = [](const std::filesystem::path& p) { return std::filesystem::absolute(p).string(); };
+  return {{"schema", "oprig-run/1"},
+          {"spec", selection.spec_file ? absolute(*selection.spec_file) : ""},
+          {"suite", selection.spec_file ? "" : absolute(selection.suite_dir.value_or(default_suite_dir()))},
+          {"packages", package_list},
+          {"backends", selection.backends},
+          {"op", selection.op},
+          {"case", selection.case_id},
+          {"golden", golden},
+          {"golden_only", selection.golden_only},
+          {"reference_backend", selection.reference_backend},
+          {"planned_cases", planned_case_ids}};
+}
+
+std::vector<std::string> identity_differences(const nlohmann::json& before, const nlohmann::json& now) {
+  std::vector<std::string> out;
+  for (const auto& [key, value] : now.items()) {
+    if (key == "planned_cases") continue;
+    const nlohmann::json old = before.contains(key) ? before.at(key) : nlohmann::json();
+    if (old == value) continue;
+    if (key == "packages" && old.is_array() && value.is_array()) {
+      // Name the package that changed and how, not two JSON blobs.
+      for (size_t i = 0; i < std::max(old.size(), value.size()); ++i) {
+        const nlohmann::json a = i < old.size() ? old[i] : nlohmann::json::object();
+        const nlohmann::json b = i < value.size() ? value[i] : nlohmann::json::object();
+        if (a == b) continue;
+        if (a.value("path", "") != b.value("path", ""))
+          out.push_back("package: " + shown(a.value("path", "")) + " before, " + shown(b.value("path", "")) + " now");
+        else
+          out.push_back("package " + b.value("path", "") + ": content changed (SHA-256 " + a.value("sha256", "") +
+                        " before, " + b.value("sha256", "") + " now)");
+      }
+      continue;
+    }
+    out.push_back(key + ": " + shown(old) + " before, " + shown(value) + " now");
+  }
+  return out;
+}
+
+}  // namespace oprig::harness
