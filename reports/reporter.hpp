@@ -7,6 +7,7 @@
 
 #include <filesystem>
 
+#include "reports/perf_baseline.hpp"
 #include "reports/results.hpp"
 
 namespace oprig::reports {
@@ -20,7 +21,9 @@ class Reporter {
 };
 
 // Writes results.json, junit.xml and report.html into out_dir (created if
-// missing), each atomically. Throws ReportWriteError (atomic_file.hpp).
-void write_all_reports(const RunResults& results, const std::filesystem::path& out_dir);
+// missing), each atomically; report.html compares with the baseline when
+// one is given. Throws ReportWriteError (atomic_file.hpp).
+void write_all_reports(const RunResults& results, const std::filesystem::path& out_dir,
+                       const PerfBaseline* baseline = nullptr);
 
 }  // namespace oprig::reports

@@ -3,6 +3,7 @@
 #include <benchmark/benchmark.h>
 
 #include <iostream>
+#include <optional>
 #include <regex>
 
 #include "bench/op_bench.hpp"
@@ -11,6 +12,7 @@
 #include "cli/selection_options.hpp"
 #include "perf/calibration.hpp"
 #include "perf/machine.hpp"
+#include "perf/report_baseline.hpp"
 #include "perf/this_build.hpp"
 #include "reports/atomic_file.hpp"
 #include "reports/reporter.hpp"
@@ -29,6 +31,7 @@ struct BenchFlags {
   double max_seconds_per_benchmark = 20;
   std::string calibration;
   std::string filter;
+  std::string baseline;
 };
 
 // The calibrated peaks of this machine by backend; empty (with a warning) when
@@ -75,6 +78,10 @@ void add_bench_command(CLI::App& root, int* exit_code) {
       ->capture_default_str();
   cmd->add_option("--calibration", flags->calibration,
                   "oprig calibrate's file: rows faster than its roofline are MISTRUSTED timings");
+  cmd->add_option("--baseline", flags->baseline,
+                  "An earlier bench (its folder or results.json): report.html's performance table compares each "
+                  "benchmark with it (as `oprig compare` judges) and lists the worst regression first; the exit "
+                  "code stays the bench's (gate with `oprig compare`)");
   cmd->add_option("--filter", flags->filter, "Regex over benchmark names (case ids)")
       ->check(CLI::Validator(
           [](std::string& text) -> std::string {
@@ -97,6 +104,14 @@ void add_bench_command(CLI::App& root, int* exit_code) {
     options.filter = flags->filter;
     if (const std::string bad = harness::check_bench_options(options); !bad.empty()) throw harness::InputError(bad);
     const harness::Selection selection = to_selection(flags->selection);
+    reports::RunResults baseline_results;
+    if (!flags->baseline.empty()) {
+      try {  // read before timing anything: a bad baseline must not cost a whole bench
+        baseline_results = perf::read_baseline_results(flags->baseline);
+      } catch (const std::exception& e) {
+        throw harness::InputError(std::string("--baseline: ") + e.what());
+      }
+    }
     const harness::Suite suite = harness::load_suite(selection);
     const perf::MachineInfo machine = perf::describe_this_machine();
     options.peaks = peaks_of(flags->calibration, machine);
@@ -108,10 +123,17 @@ void add_bench_command(CLI::App& root, int* exit_code) {
     harness::BenchRun run = harness::run_benchmarks(suite, selection, options);
     results.cases = std::move(run.cases);
     results.environment.finished_at = harness::utc_now_iso8601();
-    reports::write_all_reports(results, flags->out);
+    std::optional<reports::PerfBaseline> baseline;
+    if (!flags->baseline.empty())
+      baseline = perf::compare_with_baseline(baseline_results, results, perf::RegressionRule{}, flags->baseline);
+    reports::write_all_reports(results, flags->out, baseline ? &*baseline : nullptr);
     std::cout << reports::summary_table(results) << "\n";
     std::cout << "benchmark: " << std::filesystem::absolute(std::filesystem::path(flags->out) / "benchmark.json").string() << "\n";
     std::cout << "report:    " << std::filesystem::absolute(std::filesystem::path(flags->out) / "report.html").string() << "\n";
+    if (baseline)
+      std::cout << "baseline:  " << baseline->count("REGRESSED") << " regressed, " << baseline->count("IMPROVED")
+                << " improved, " << baseline->count("SAME") << " unchanged of " << baseline->rows.size()
+                << " benchmarks timed in both (the report lists the worst first; gate with oprig compare)\n";
     if (!options.peaks.empty()) {
       const std::filesystem::path page = std::filesystem::path(flags->out) / "roofline.html";
       reports::write_file_atomically(page, harness::render_roofline_page(options.peaks, run.roofline));

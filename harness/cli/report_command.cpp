@@ -6,9 +6,11 @@
 #include <set>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "oprig/verdict.hpp"
+#include "perf/report_baseline.hpp"
 #include "reports/atomic_file.hpp"
 #include "reports/html/html_reporter.hpp"
 #include "reports/junit/junit_reporter.hpp"
@@ -22,6 +24,8 @@ struct ReportOptions {
   std::string input;
   std::string output;  // empty: report.html beside the input
   std::string junit;   // empty: no junit.xml
+  std::string baseline;  // empty: no baseline
+  double min_effect = 0.05;
 };
 
 // harness/runner/run_identity.hpp's kRunIdentityFile: this file is also
@@ -68,11 +72,26 @@ int run_report(const ReportOptions& options) {
   }
   if (std::filesystem::path(options.input).extension() == ".jsonl") mark_unfinished_stream(options.input, results);
   if (!results.complete) std::cout << "INCOMPLETE: " << results.incomplete_reason << "\n";
+  std::optional<reports::PerfBaseline> baseline;
+  if (!options.baseline.empty()) {
+    try {
+      perf::RegressionRule rule;
+      rule.min_effect = options.min_effect;
+      baseline = perf::compare_with_baseline(perf::read_baseline_results(options.baseline), results, rule,
+                                             options.baseline);
+    } catch (const std::exception& e) {
+      std::cerr << "oprig report: --baseline: " << e.what() << "\n";
+      return kExitBadInput;
+    }
+    std::cout << "baseline: " << baseline->count("REGRESSED") << " regressed, " << baseline->count("IMPROVED")
+              << " improved, " << baseline->count("SAME") << " unchanged of " << baseline->rows.size()
+              << " cases timed in both\n";
+  }
   const std::filesystem::path output =
       options.output.empty() ? std::filesystem::path(options.input).parent_path() / "report.html"
                              : std::filesystem::path(options.output);
   try {
-    reports::write_file_atomically(output, reports::render_html(results));
+    reports::write_file_atomically(output, reports::render_html(results, baseline ? &*baseline : nullptr));
     if (!options.junit.empty())
       reports::write_file_atomically(options.junit, reports::render_junit_xml(results));
   } catch (const reports::ReportWriteError& e) {
@@ -93,6 +112,13 @@ void add_report_command(CLI::App& root, int* exit_code) {
   command->add_option("results", options->input, "results.json or results.jsonl to render")->required();
   command->add_option("-o,--output", options->output, "HTML file to write (default: report.html beside RESULTS)");
   command->add_option("--junit", options->junit, "also write JUnit XML to this path");
+  command->add_option("--baseline", options->baseline,
+                      "An earlier run or bench (its folder or results.json): the performance table compares every "
+                      "case timed in both, as `oprig compare` judges, and lists the worst regression first");
+  command->add_option("--min-effect", options->min_effect,
+                      "With --baseline: smallest change that counts, as a fraction (0.05 = 5 %)")
+      ->check(CLI::Range(0.0, 1.0).description("in (0, 1)"))
+      ->capture_default_str();
   command->callback([options, exit_code] { *exit_code = run_report(*options); });
 }
 

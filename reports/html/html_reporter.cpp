@@ -347,7 +347,44 @@ bool simulated_time(const CaseResult& c) { return c.backend == "dsp" && c.perf &
 // times its two executes) only indicate.
 constexpr size_t kTimedSamples = 9;
 
-std::string perf_section(const RunResults& results) {
+// The baseline's cells for one row, and how rows are ordered against it:
+// the worst regression first (largest new/base ratio), cases the baseline
+// did not time last.
+std::string baseline_cells(const PerfBaseline& baseline, const CaseResult& c) {
+  const auto it = baseline.rows.find(c.id);
+  if (it == baseline.rows.end()) return "<td class=\"num\">&mdash;</td><td class=\"muted\">not in baseline</td>";
+  const BaselineRow& b = it->second;
+  std::string verdict_cell = html_escape(b.verdict);
+  if (b.verdict == "REGRESSED") verdict_cell = "<span class=\"badge v-failed\">REGRESSED</span>";
+  if (b.verdict == "IMPROVED") verdict_cell = "<span class=\"badge v-passed\">IMPROVED</span>";
+  if (!b.note.empty()) verdict_cell += " <span class=\"muted\">" + html_escape(b.note) + "</span>";
+  if (b.verdict == "NOT_ENOUGH_SAMPLES") return "<td class=\"num\">&mdash;</td><td>" + verdict_cell + "</td>";
+  return "<td class=\"num\">" + format_number(b.ratio, 3) + " [" + format_number(b.low, 3) + ", " +
+         format_number(b.high, 3) + "]<br><span class=\"muted\">base " + format_duration_ns(b.base_median_ns) +
+         "</span></td><td>" + verdict_cell + "</td>";
+}
+
+double baseline_sort_key(const PerfBaseline& baseline, const CaseResult& c) {
+  const auto it = baseline.rows.find(c.id);
+  if (it == baseline.rows.end()) return -2;
+  if (it->second.verdict == "NOT_ENOUGH_SAMPLES") return -1;
+  return it->second.ratio;
+}
+
+std::string baseline_summary(const PerfBaseline& baseline, size_t measured) {
+  size_t compared = 0;
+  for (const auto& [id, row] : baseline.rows) compared += row.verdict != "NOT_ENOUGH_SAMPLES";
+  return "<p id=\"perf-baseline\">Against the baseline <code>" + html_escape(baseline.label) + "</code> (" +
+         html_escape(baseline.rule) + "): " + std::to_string(baseline.count("REGRESSED")) + " regressed, " +
+         std::to_string(baseline.count("IMPROVED")) + " improved, " + std::to_string(baseline.count("SAME")) +
+         " unchanged, " + std::to_string(baseline.rows.size() - compared) + " with too few samples to judge, " +
+         std::to_string(measured - std::min(measured, baseline.rows.size())) + " not in the baseline, " +
+         std::to_string(baseline.only_in_baseline) +
+         " timed only in the baseline. Rows are sorted by the worst regression first (new / base time, with its "
+         "confidence interval).</p>\n";
+}
+
+std::string perf_section(const RunResults& results, const PerfBaseline* baseline) {
   std::vector<const CaseResult*> measured;
   for (const CaseResult& c : results.cases)
     if (c.perf) measured.push_back(&c);
@@ -358,12 +395,20 @@ std::string perf_section(const RunResults& results) {
   std::stable_sort(measured.begin(), measured.end(), [](const CaseResult* a, const CaseResult* b) {
     return std::tie(a->op, a->dtype, a->perf->elements) < std::tie(b->op, b->dtype, b->perf->elements);
   });
+  if (baseline) {
+    std::stable_sort(measured.begin(), measured.end(), [baseline](const CaseResult* a, const CaseResult* b) {
+      return baseline_sort_key(*baseline, *a) > baseline_sort_key(*baseline, *b);
+    });
+    out += baseline_summary(*baseline, measured.size());
+  }
   out += "<p class=\"muted\">Samples: timed executes (a <code>run</code>) or repetitions (<code>bench</code>) behind "
          "each figure; under " + std::to_string(kTimedSamples) + " a figure is <em>indicative</em> only. Simulated dsp "
          "time is in its own column, never with the real times.</p>\n";
   out += "<table class=\"perf\" id=\"perf-table\"><thead><tr><th>case</th><th>op</th><th>backend</th><th>dtype</th>"
          "<th>shape</th><th>fill</th><th>variant</th><th class=\"num\">median compute</th><th class=\"num\">min</th>"
-         "<th class=\"num\">samples</th><th class=\"num\">Gelem/s</th><th class=\"num\">GB/s</th><th>timer</th>"
+         "<th class=\"num\">samples</th>";
+  if (baseline) out += "<th class=\"num\">new / base</th><th>change</th>";
+  out += "<th class=\"num\">Gelem/s</th><th class=\"num\">GB/s</th><th>timer</th>"
          "<th class=\"num\">simulated</th><th class=\"num\">sim cycles</th><th class=\"num\">iterations</th>"
          "</tr></thead><tbody>\n";
   for (size_t i = 0; i < measured.size() && i < kMaxPerfRows; ++i) {
@@ -381,7 +426,8 @@ std::string perf_section(const RunResults& results) {
            html_escape(c.variant) + "</td><td class=\"num\">" +
            (simulated ? dash : format_duration_ns(p.compute_ns_median)) + "</td><td class=\"num\">" +
            (simulated ? dash : format_duration_ns(p.compute_ns_min)) + "</td><td class=\"num\">" +
-           std::to_string(samples) + (samples < kTimedSamples ? " (indicative)" : "") + "</td><td class=\"num\">" +
+           std::to_string(samples) + (samples < kTimedSamples ? " (indicative)" : "") + "</td>" +
+           (baseline ? baseline_cells(*baseline, c) : std::string()) + "<td class=\"num\">" +
            (per_element ? format_number(p.gelem_per_s, 3) : dash) + "</td><td class=\"num\">" +
            (per_element ? format_number(p.gbytes_per_s, 3) : dash) + "</td><td>" +
            (simulated ? "dsp cost model" : p.device_timer ? "device" : "host") + "</td><td class=\"num\">" +
@@ -404,18 +450,20 @@ std::string footer(const RunResults& results) {
 
 }  // namespace
 
-std::string render_html(const RunResults& results) {
+std::string render_html(const RunResults& results, const PerfBaseline* baseline) {
   std::string page = head_section(results);
   page += banner(results);
   page += environment_section(results);
   page += summary_matrix_section(results);
   page += legend_section();
   page += non_passing_section(results);
-  page += perf_section(results);
+  page += perf_section(results, baseline);
   page += footer(results);
   return page;
 }
 
-void HtmlReporter::finish(const RunResults& results) { write_file_atomically(path_, render_html(results)); }
+void HtmlReporter::finish(const RunResults& results) {
+  write_file_atomically(path_, render_html(results, baseline_));
+}
 
 }  // namespace oprig::reports

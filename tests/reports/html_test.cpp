@@ -226,5 +226,34 @@ TEST(HtmlTensors, EachOutputIsComparedUnderItsNameAndTheOracleIsNamed) {
   EXPECT_NE(page.find("<code>mask</code>"), std::string::npos);
 }
 
+// With a baseline the perf table says how each case changed and puts the
+// worst regression first, whatever the op order would be.
+TEST(HtmlBaseline, RowsComeWorstRegressionFirstWithTheirRatioAndInterval) {
+  RunResults r = testing::make_sample_results();
+  CaseResult second = r.cases.at(1);
+  second.id = "atan__f32__2x1024x1024__uniform__p0__cpu";  // sorts after the first by op, dtype and size
+  second.perf->elements *= 2;
+  r.cases.push_back(second);
+  PerfBaseline baseline;
+  baseline.label = "nightly/<base>";
+  baseline.rule = "alpha 0.05";
+  baseline.rows["atan__f32__1x1024x1024__uniform__p0__cpu"] = {"SAME", 1.01, 0.99, 1.03, 990'000, 11, ""};
+  baseline.rows["atan__f32__2x1024x1024__uniform__p0__cpu"] = {"REGRESSED", 1.4, 1.3, 1.5, 700'000, 11, ""};
+  baseline.only_in_baseline = 2;
+  const std::string page = render_html(r, &baseline);
+  const size_t worse = page.find("<td class=\"mono\">atan__f32__2x1024x1024__uniform__p0__cpu");
+  const size_t same = page.find("<td class=\"mono\">atan__f32__1x1024x1024__uniform__p0__cpu");
+  ASSERT_NE(worse, std::string::npos);
+  ASSERT_NE(same, std::string::npos);
+  EXPECT_LT(worse, same);
+  EXPECT_NE(page.find("1.4 [1.3, 1.5]"), std::string::npos);
+  EXPECT_NE(page.find("<span class=\"badge v-failed\">REGRESSED</span>"), std::string::npos);
+  EXPECT_NE(page.find("1 regressed, 0 improved, 1 unchanged"), std::string::npos);
+  EXPECT_NE(page.find("2 timed only in the baseline"), std::string::npos);
+  EXPECT_NE(page.find("nightly/&lt;base&gt;"), std::string::npos);  // the label is escaped
+  // Without a baseline the table has no baseline columns.
+  EXPECT_EQ(render_html(r).find("new / base"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace oprig::reports

@@ -74,6 +74,31 @@ TEST_F(ReportCommand, BadInputExitsTwoWithTheField) {
   EXPECT_FALSE(fs::exists(dir_ / "x.html"));
 }
 
+TEST_F(ReportCommand, BaselineComparesTheRunWithAnEarlierOne) {
+  // The sample times four cases with three samples each: too few to judge
+  // (the rule needs five), which the page and the summary say; its dsp case
+  // is simulated time and is never compared.
+  const fs::path out = dir_ / "report.html";
+  ::testing::internal::CaptureStdout();
+  EXPECT_EQ(run({"report", data_file("sample_results.json").string(), "-o", out.string(), "--baseline",
+                 data_file("sample_results.json").string()}),
+            0);
+  const std::string printed = ::testing::internal::GetCapturedStdout();
+  EXPECT_NE(printed.find("baseline: 0 regressed, 0 improved, 0 unchanged of 3 cases timed in both"), std::string::npos)
+      << printed;
+  const std::string page = reports::testing::read_file(out);
+  EXPECT_NE(page.find("id=\"perf-baseline\""), std::string::npos);
+  EXPECT_NE(page.find("NOT_ENOUGH_SAMPLES"), std::string::npos);
+
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(run({"report", data_file("sample_results.json").string(), "-o", out.string(), "--baseline",
+                 (dir_ / "no-such-run").string()}),
+            2);
+  const std::string error = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(error.find("--baseline: "), std::string::npos) << error;
+  EXPECT_NE(error.find("no-such-run"), std::string::npos) << error;
+}
+
 TEST_F(ReportCommand, MissingOrTruncatedFileExitsTwo) {
   ::testing::internal::CaptureStderr();
   EXPECT_EQ(run({"report", (dir_ / "missing.json").string(), "-o", (dir_ / "x.html").string()}), 2);
