@@ -113,6 +113,18 @@ TEST(VulkanBuffer, GuardsCatchWritesOnEitherSide) {
   }
 }
 
+// oprig_package.h promises that a vulkan tensor's buffer goes on to the next
+// multiple of 4 bytes, so a shader may bind it as whole words. The word that
+// holds the last bytes of a 5-, 6- or 7-byte tensor is inside the buffer: a
+// write to it lands (and the guards, being its other bytes, see it).
+TEST(VulkanBuffer, TheLastWordOfAnOddSizedTensorIsInsideTheBuffer) {
+  for (bool staged : {false, true}) {
+    OPRIG_VULKAN_BACKEND_OR_SKIP(backend, staged);
+    for (size_t bytes : {5u, 6u, 7u})
+      EXPECT_FALSE(guards_after_overrun(*backend, 4, bytes)) << bytes << " bytes, staged " << staged;
+  }
+}
+
 TEST(VulkanBuffer, ExecuteTimesWithTheDeviceClock) {
   OPRIG_VULKAN_BACKEND_OR_SKIP(backend);
   if (!backend->info().device_timer) GTEST_SKIP() << "no timestamp queries on this queue";

@@ -12,6 +12,7 @@ namespace oprig_test {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 const std::filesystem::path kWalkthroughSpec = kSourceDir / "tests" / "walkthrough" / "leaky_relu.xml";
 
@@ -76,6 +77,19 @@ TEST_F(Scaffold, PackageNewWritesTheFilesOfEveryBackendOfTheSpec) {
   EXPECT_THAT(read_text(dir / "CMakeLists.txt"), HasSubstr("find_package(oprig REQUIRED)"));
   EXPECT_THAT(read_text(dir / "cpu.cpp"), HasSubstr("return OPRIG_STATUS_UNSUPPORTED"));
   EXPECT_EQ(nlohmann::json::parse(read_text(dir / "plan.json")).at("op"), "LeakyRelu");
+  // The package's README names the kernel files that were written, and no dsp.cpp: the spec lists no DSP.
+  const std::string readme = read_text(dir / "README.md");
+  EXPECT_THAT(readme, HasSubstr("`cpu.cpp`, `opencl.cpp` (+ `acmeops.cl`), `vulkan.cpp` (+ `acmeops.comp`)"));
+  EXPECT_THAT(readme, Not(HasSubstr("dsp")));
+}
+
+TEST_F(Scaffold, PackageNewWritesADspStubWhenTheSpecListsDsp) {
+  const auto dir = fresh_dir("atan_parent") / "atanpkg";
+  const OprigRun run = oprig({"package", "new", "--spec", kAtanSpec.string(), "-o", dir.string()}, "");
+  ASSERT_EQ(run.process.exit_code, 0) << run.process.out << run.process.err;
+  EXPECT_TRUE(std::filesystem::exists(dir / "dsp.cpp"));
+  EXPECT_THAT(read_text(dir / "CMakeLists.txt"), HasSubstr("DSP dsp.cpp"));
+  EXPECT_THAT(read_text(dir / "README.md"), HasSubstr("`vulkan.cpp` (+ `oprigopsuite.comp`), `dsp.cpp`"));
 }
 
 }  // namespace

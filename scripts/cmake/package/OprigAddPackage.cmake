@@ -9,8 +9,10 @@
 # oprig_implementation_query), all linking only oprig::abi (plus the backend's
 # API: OpenCL, Vulkan, or oprig::hvx_sim for dsp). OpenCL C sources are
 # embedded as `<stem>_opencl_source` and GLSL compute shaders are compiled with
-# glslc and embedded as `<stem>_spirv`, both in generated headers
-# `<stem>_cl.h` / `<stem>_spv.h` on the backend library's include path.
+# glslc (rebuilt when a file they #include changes) and embedded as
+# `<stem>_spirv`, both in generated headers `<stem>_cl.h` / `<stem>_spv.h` on
+# the backend library's include path. The embedded arrays are bytes: copy
+# SPIR-V into uint32_t words for VkShaderModuleCreateInfo::pCode.
 function(oprig_add_package name)
   cmake_parse_arguments(ARG "" "" "REGISTRATION;CPU;OPENCL;VULKAN;DSP;OPENCL_KERNELS;VULKAN_SHADERS" ${ARGN})
   if(NOT ARG_REGISTRATION)
@@ -54,9 +56,17 @@ function(oprig_add_package name)
     foreach(shader IN LISTS ARG_VULKAN_SHADERS)
       get_filename_component(stem ${shader} NAME_WE)
       get_filename_component(shader_path ${shader} ABSOLUTE)
+      # The files a shader #includes are dependencies too (glslc writes them
+      # into a depfile), so editing one rebuilds the .spv.
+      set(depfile_args)
+      set(glslc_depfile)
+      if(CMAKE_GENERATOR MATCHES "Ninja" OR CMAKE_VERSION VERSION_GREATER_EQUAL 3.21)
+        set(depfile_args DEPFILE ${gen}/${stem}.spv.d)
+        set(glslc_depfile -MD -MF ${gen}/${stem}.spv.d)
+      endif()
       add_custom_command(OUTPUT ${gen}/${stem}.spv
-        COMMAND ${OPRIG_GLSLC} --target-env=vulkan1.2 -O -o ${gen}/${stem}.spv ${shader_path}
-        DEPENDS ${shader_path} VERBATIM)
+        COMMAND ${OPRIG_GLSLC} --target-env=vulkan1.2 -O ${glslc_depfile} -o ${gen}/${stem}.spv ${shader_path}
+        DEPENDS ${shader_path} ${depfile_args} VERBATIM)
       add_custom_command(OUTPUT ${gen}/${stem}_spv.h
         COMMAND ${CMAKE_COMMAND} -DINPUT=${gen}/${stem}.spv -DOUTPUT=${gen}/${stem}_spv.h -DSYMBOL=${stem}_spirv
                 -P ${OPRIG_EMBED_SCRIPT}

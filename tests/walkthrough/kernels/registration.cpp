@@ -1,7 +1,7 @@
 // The registration part of the AcmeOps package as the vendor of the
-// walkthrough finishes it: the generated table, narrowed to the backends the
-// vendor has kernels for (cpu and opencl; the spec's GPU also covers vulkan,
-// whose stub stays unclaimed), and the package's own host reference filled in.
+// walkthrough finishes it: the generated table (cpu, and opencl and vulkan for
+// the spec's GPU; the spec does not list DSP, so there is no dsp) as generated,
+// and the package's own host reference filled in.
 #include <oprig/oprig_package.h>
 
 #include <cstring>
@@ -13,13 +13,15 @@ namespace {
 const char* const kLeakyReluParams[] = {"alpha", nullptr};
 
 const oprig_op_registration_v1 kOps[] = {
-    {"LeakyRelu", OPRIG_BACKEND_BIT(OPRIG_BACKEND_CPU) | OPRIG_BACKEND_BIT(OPRIG_BACKEND_OPENCL), 1, 1, kLeakyReluParams,
-     {}},
+    {"LeakyRelu",
+     OPRIG_BACKEND_BIT(OPRIG_BACKEND_CPU) | OPRIG_BACKEND_BIT(OPRIG_BACKEND_OPENCL) | OPRIG_BACKEND_BIT(OPRIG_BACKEND_VULKAN),
+     1, 1, kLeakyReluParams, {}},
 };
 
 const oprig_implementation_location_v1 kImplementations[] = {
     {OPRIG_BACKEND_CPU, "libacmeops_cpu.so"},
     {OPRIG_BACKEND_OPENCL, "libacmeops_opencl.so"},
+    {OPRIG_BACKEND_VULKAN, "libacmeops_vulkan.so"},
 };
 
 // The reference in double (OPRIG_REFERENCE_FLOAT_64): oprig hands the inputs
