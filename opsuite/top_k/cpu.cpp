@@ -481,9 +481,12 @@ struct RadixSelect {
   std::unique_ptr<int32_t[]> winners_i, tmp_i;
   bool allocate(size_t n, size_t k) {
     u.reset(new (std::nothrow) uint32_t[std::max<size_t>(n, 1)]);
-    winners_u.reset(new (std::nothrow) uint32_t[k]);
+    // One slot more than k: the gather below writes every element at the
+    // next free slot before deciding whether it entered, so once k have
+    // entered the losers that follow land in slot k.
+    winners_u.reset(new (std::nothrow) uint32_t[k + 1]);
     tmp_u.reset(new (std::nothrow) uint32_t[k]);
-    winners_i.reset(new (std::nothrow) int32_t[k]);
+    winners_i.reset(new (std::nothrow) int32_t[k + 1]);
     tmp_i.reset(new (std::nothrow) int32_t[k]);
     return u && winners_u && tmp_u && winners_i && tmp_i;
   }
