@@ -25,7 +25,7 @@ endfunction()
 function(oprig_compile_shader input output)
   add_custom_command(
     OUTPUT ${output}
-    COMMAND ${OPRIG_GLSLC} --target-env=vulkan1.2 -O -o ${output} ${input}
+    COMMAND ${OPRIG_GLSLC} --target-env=vulkan1.1 -O -o ${output} ${input}
     DEPENDS ${input}
     COMMENT "glslc ${input}"
     VERBATIM)

@@ -65,7 +65,7 @@ function(oprig_add_package name)
         set(glslc_depfile -MD -MF ${gen}/${stem}.spv.d)
       endif()
       add_custom_command(OUTPUT ${gen}/${stem}.spv
-        COMMAND ${OPRIG_GLSLC} --target-env=vulkan1.2 -O ${glslc_depfile} -o ${gen}/${stem}.spv ${shader_path}
+        COMMAND ${OPRIG_GLSLC} --target-env=vulkan1.1 -O ${glslc_depfile} -o ${gen}/${stem}.spv ${shader_path}
         DEPENDS ${shader_path} ${depfile_args} VERBATIM)
       add_custom_command(OUTPUT ${gen}/${stem}_spv.h
         COMMAND ${CMAKE_COMMAND} -DINPUT=${gen}/${stem}.spv -DOUTPUT=${gen}/${stem}_spv.h -DSYMBOL=${stem}_spirv
