@@ -8,14 +8,12 @@ std::string shape_text(const Shape& s) {
   return t + "]";
 }
 
-const Value* input(Exec& x, Frame& f, const Step& s, size_t j) {
-  const Value& v = f.values[s.op->inputs[j]];
-  if (v.present) return &v;
+const Value* missing_input(Exec& x, Frame& f, const Step& s, size_t j) {
   step_error(x, f, s, "input " + std::to_string(j) + " (operand " + std::to_string(s.op->inputs[j]) + ") has no value");
   return nullptr;
 }
 
-bool broadcast_shape(const Shape& a, const Shape& b, Shape* out) {
+bool broadcast_general(const Shape& a, const Shape& b, Shape* out) {
   const uint32_t rank = std::max(a.rank, b.rank);
   out->rank = rank;
   for (uint32_t k = 0; k < rank; ++k) {
@@ -27,9 +25,7 @@ bool broadcast_shape(const Shape& a, const Shape& b, Shape* out) {
   return true;
 }
 
-bool read_activation(Exec& x, Frame& f, const Step& s, size_t j, bool int32_tensor, FuseCode* act) {
-  *act = FuseCode::kNone;
-  if (j >= s.op->inputs.size()) return true;
+bool read_activation_operand(Exec& x, Frame& f, const Step& s, size_t j, bool int32_tensor, FuseCode* act) {
   const Value* v = input(x, f, s, j);
   if (v == nullptr) return false;
   int32_t code;

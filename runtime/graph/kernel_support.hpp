@@ -19,17 +19,43 @@ inline const Operand& decl(const Frame& f, uint32_t operand) { return *f.plan->o
 
 std::string shape_text(const Shape& s);
 
+// Shape equality without a library call (ranks are tiny; this is on the path
+// of every one-element loop counter).
+inline bool same_shape(const Shape& a, const Shape& b) {
+  if (a.rank != b.rank) return false;
+  for (uint32_t i = 0; i < a.rank; ++i)
+    if (a.dims[i] != b.dims[i]) return false;
+  return true;
+}
+
+// The out-of-line halves of the helpers below (errors and general cases).
+const Value* missing_input(Exec& x, Frame& f, const Step& s, size_t j);
+bool broadcast_general(const Shape& a, const Shape& b, Shape* out);
+bool read_activation_operand(Exec& x, Frame& f, const Step& s, size_t j, bool int32_tensor, FuseCode* act);
+
 // Input j of the step, or nullptr after setting the step error (an input
 // without a value: a NO_VALUE operand handed through an IF or WHILE).
-const Value* input(Exec& x, Frame& f, const Step& s, size_t j);
+inline const Value* input(Exec& x, Frame& f, const Step& s, size_t j) {
+  const Value& v = f.values[s.op->inputs[j]];
+  return v.present ? &v : missing_input(x, f, s, j);
+}
 
 // NNAPI broadcasting of two real shapes (trailing alignment; equal or 1;
 // a zero-sized dimension pairs with 0 or 1 and gives 0). false: incompatible.
-bool broadcast_shape(const Shape& a, const Shape& b, Shape* out);
+inline bool broadcast_shape(const Shape& a, const Shape& b, Shape* out) {
+  if (same_shape(a, b)) {
+    *out = a;
+    return true;
+  }
+  return broadcast_general(a, b, out);
+}
 
 // The FuseCode of input j (NONE when the operation has no input j), checked
 // to be a FuseCode and, for TENSOR_INT32, NONE. false after setting the error.
-bool read_activation(Exec& x, Frame& f, const Step& s, size_t j, bool int32_tensor, FuseCode* act);
+inline bool read_activation(Exec& x, Frame& f, const Step& s, size_t j, bool int32_tensor, FuseCode* act) {
+  *act = FuseCode::kNone;
+  return j >= s.op->inputs.size() || read_activation_operand(x, f, s, j, int32_tensor, act);
+}
 
 // NNAPI CalculateActivationRangeFloat + TFLite's min(max(v, lo), hi): RELU
 // [0, +max], RELU1 [-1, 1], RELU6 [0, 6]; NaN stays NaN. NONE leaves the
@@ -48,16 +74,17 @@ inline float apply_activation(float v, FuseCode act) {
 // broadcast of `a` and `b`, in C order.
 template <typename Fn>
 void for_each_broadcast(const Shape& a, const Shape& b, const Shape& out, Fn fn) {
-  const size_t n = out.elements(), na = a.elements(), nb = b.elements();
-  if (na == n && nb == n && a == b) {
+  const size_t n = out.elements();
+  const bool a_full = same_shape(a, out), b_full = same_shape(b, out);
+  if (a_full && b_full) {
     for (size_t i = 0; i < n; ++i) fn(i, i, i);
     return;
   }
-  if (na == 1 && nb == n && b == out) {
+  if (b_full && a.elements() == 1) {
     for (size_t i = 0; i < n; ++i) fn(i, size_t{0}, i);
     return;
   }
-  if (nb == 1 && na == n && a == out) {
+  if (a_full && b.elements() == 1) {
     for (size_t i = 0; i < n; ++i) fn(i, i, size_t{0});
     return;
   }
