@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "core/dtype.hpp"
+#include "core/half.hpp"
 #include "graph/model.hpp"
 #include "graph/prepared_model.hpp"
 
@@ -31,6 +32,8 @@ double element_as_double(const graph::HostTensor& t, size_t i) {
     case OPRIG_DTYPE_INT_32: return element<int32_t>(t, i);
     case OPRIG_DTYPE_UINT_8: case OPRIG_DTYPE_BOOL_8: return element<uint8_t>(t, i);
     case OPRIG_DTYPE_INT_8: return element<int8_t>(t, i);
+    case OPRIG_DTYPE_INT_64: return static_cast<double>(element<int64_t>(t, i));
+    case OPRIG_DTYPE_FLOAT_16: return half_to_float(element<uint16_t>(t, i));
     default: return std::nan("");
   }
 }
@@ -85,6 +88,11 @@ std::string mismatch(const graph::HostTensor& got, const ExpectedTensor& want, d
       const uint64_t diff = g > w ? g - w : w - g;
       ok = want.tolerance.kind == Tolerance::Kind::kLsb ? diff <= static_cast<uint64_t>(want.tolerance.amount) : diff == 0;
       got_text = std::to_string(g);
+    } else if (want.tolerance.kind == Tolerance::Kind::kAbsRel) {
+      const double g = element_as_double(got, i), w = want.values[i];
+      ok = std::fabs(g - w) <= want.tolerance.atol + want.tolerance.rtol * std::fabs(w);
+      got_text = std::to_string(g) + " (allowed " + std::to_string(want.tolerance.atol) + " + " +
+                 std::to_string(want.tolerance.rtol) + " * |expected|)";
     } else if (want.dtype == OPRIG_DTYPE_FLOAT_32) {
       const float g = element<float>(got, i), w = static_cast<float>(want.values[i]);
       const double ulp = static_cast<double>(std::llabs(ordered_bits(g) - ordered_bits(w)));

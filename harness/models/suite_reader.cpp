@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "core/dtype.hpp"
+#include "core/half.hpp"
 #include "core/npy.hpp"
 
 namespace oprig::harness::models {
@@ -48,6 +49,8 @@ std::vector<std::byte> encode(const Json& values, oprig_dtype dtype, const std::
       case OPRIG_DTYPE_UINT_8: append(out, v.get<uint8_t>()); break;
       case OPRIG_DTYPE_INT_8: append(out, v.get<int8_t>()); break;
       case OPRIG_DTYPE_UINT_64: append(out, v.get<uint64_t>()); break;
+      case OPRIG_DTYPE_INT_64: append(out, v.get<int64_t>()); break;
+      case OPRIG_DTYPE_FLOAT_16: append(out, float_to_half(v.get<float>())); break;
       default: fail(where, "inputs of type " + std::string(dtype_name(dtype)) + " are not supported here");
     }
   }
@@ -76,7 +79,9 @@ Tolerance read_tolerance(const Json& t, const std::string& where) {
   if (t.contains("exact") && t.at("exact").get<bool>()) return tol;
   if (t.contains("ulp")) return {Tolerance::Kind::kUlp, t.at("ulp").get<int64_t>()};
   if (t.contains("lsb")) return {Tolerance::Kind::kLsb, t.at("lsb").get<int64_t>()};
-  fail(where, "tolerance is {exact: true}, {ulp: N} or {lsb: N}, got " + t.dump());
+  if (t.contains("atol") && t.contains("rtol"))
+    return {Tolerance::Kind::kAbsRel, 0, t.at("atol").get<double>(), t.at("rtol").get<double>()};
+  fail(where, "tolerance is {exact: true}, {ulp: N}, {lsb: N} or {atol: A, rtol: R}, got " + t.dump());
 }
 
 ExpectedTensor read_expected(const Json& t, const std::string& where) {

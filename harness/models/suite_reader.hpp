@@ -14,8 +14,11 @@
 namespace oprig::harness::models {
 
 struct Tolerance {
-  enum class Kind { kExact, kUlp, kLsb } kind = Kind::kExact;
+  // kAbsRel: |got - want| <= atol + rtol * |want| (NNAPI's generated tests:
+  // FLOAT_16 and relaxed FLOAT_32 outputs use atol = rtol = 5 * 2^-10).
+  enum class Kind { kExact, kUlp, kLsb, kAbsRel } kind = Kind::kExact;
   int64_t amount = 0;
+  double atol = 0, rtol = 0;
 };
 
 // One expected output: the values as JSON text per element, kept as doubles

@@ -29,6 +29,12 @@ namespace {
 // n from a host pointer to the input (cpu: the tensor itself; resolve_shapes:
 // the host's copy). nullopt for a missing pointer or an invalid value.
 std::optional<uint64_t> read_length(const oprig_tensor& input) {
+  if (input.dtype == kInt64Dtype) {
+    if (input.data == nullptr || (input.bytes != 0 && input.bytes < sizeof(int64_t))) return std::nullopt;
+    int64_t n = 0;
+    std::memcpy(&n, input.data, sizeof n);
+    return length_from_integer(n);
+  }
   if (input.data == nullptr || (input.bytes != 0 && input.bytes < sizeof(float))) return std::nullopt;
   float x = 0.0f;
   std::memcpy(&x, input.data, sizeof x);

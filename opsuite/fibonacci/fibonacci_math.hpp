@@ -1,6 +1,7 @@
 // The arithmetic of com.example.fibonacci's Fibonacci op, shared by the
 // registration's validate hook and the cpu kernel: how n is read from its
-// FLOAT_32 input, the sequence F(1..n), and the UINT_64 quantisation.
+// FLOAT_32 or EXAMPLE_INT64 input, the sequence F(1..n), and the UINT_64
+// quantisation.
 #pragma once
 
 #include <cmath>
@@ -19,6 +20,12 @@ inline constexpr uint64_t kMaxN = 93;
 inline std::optional<uint64_t> length_from_input(float x) {
   if (!(x >= 0.0f) || !(x < static_cast<float>(kMaxN + 1))) return std::nullopt;
   return static_cast<uint64_t>(std::trunc(x));
+}
+
+// n from an EXAMPLE_INT64 input: 0 <= n <= 93, anything else is invalid.
+inline std::optional<uint64_t> length_from_integer(int64_t n) {
+  if (n < 0 || n > static_cast<int64_t>(kMaxN)) return std::nullopt;
+  return static_cast<uint64_t>(n);
 }
 
 // Writes F(1), ..., F(dst.size()) with F(1) = F(2) = 1. dst.size() <= kMaxN.

@@ -1,7 +1,7 @@
 // The registration part of com.example.fibonacci, the vendor-extension example
 // of NNAPI (seed 004) as an oprig op package: one op, Fibonacci, at index 0
 // (the low 16 bits of its extension operation type), cpu only, implemented in
-// this same library.
+// this same library, and the example's two extension operand types.
 #include <cstdio>
 #include <string_view>
 
@@ -28,10 +28,11 @@ oprig_status validate(const char* op_name, const oprig_param* /*params*/, size_t
   if (num_inputs != 1 || num_outputs != 1 || inputs == nullptr || outputs == nullptr)
     return reject(message, message_size, "Fibonacci takes 1 input (n) and gives 1 output");
   if (!is_valid_input(inputs[0]))
-    return reject(message, message_size, "input n must be FLOAT_32 holding one element");
+    return reject(message, message_size, "input n must be FLOAT_32 holding one element or an EXAMPLE_INT64 scalar");
   if (!is_valid_output_type(outputs[0]))
     return reject(message, message_size,
-                  "output must be FLOAT_32, or UINT_64 with scale 0 (plain) or a finite scale > 0");
+                  "output must be FLOAT_32, EXAMPLE_TENSOR_QUANT64_ASYMM, or UINT_64 with scale 0 (plain) or a "
+                  "finite scale > 0");
   if (outputs[0].rank > 1) return reject(message, message_size, "output is 1-D: [n]");
   return OPRIG_STATUS_OK;
 }
@@ -42,6 +43,14 @@ const oprig_op_registration_v1 kOps[] = {
 
 const oprig_implementation_location_v1 kImplementations[] = {
     {OPRIG_BACKEND_CPU, nullptr},  // this library
+};
+
+// NNAPI's example declares these as extension operand types: the host
+// stores them as INT_64 / UINT_64 elements and hands them here by index.
+const oprig_operand_type_v1 kOperandTypes[] = {
+    {"EXAMPLE_INT64", kExampleInt64, 0, OPRIG_DTYPE_INT_64, 0, {}},
+    {"EXAMPLE_TENSOR_QUANT64_ASYMM", kExampleTensorQuant64Asymm, 1, OPRIG_DTYPE_UINT_64, 1, {}},
+    {nullptr, 0, 0, 0, 0, {}},
 };
 
 const oprig_package_v1 kPackage = {
@@ -56,6 +65,8 @@ const oprig_package_v1 kPackage = {
     sizeof kImplementations / sizeof kImplementations[0],
     kImplementations,
     validate,
+    nullptr,
+    kOperandTypes,
     {}};
 
 }  // namespace

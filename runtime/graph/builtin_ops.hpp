@@ -1,6 +1,8 @@
 // Built-in operations (extension prefix 0). The codes are NNAPI's
 // OperationCode values, so a model written against NNAPI numbers reads the
-// same here; in JSON they may also be written by name ("ADD").
+// same here; in JSON they may also be written by name ("ADD"). Their
+// semantics are NNAPI's (runtime/graph/README.md, "Built-ins", cites the
+// NeuralNetworks.h documentation of each).
 #pragma once
 
 #include <cstdint>
@@ -11,7 +13,10 @@ namespace oprig::graph {
 
 enum class BuiltinOp : uint16_t {
   kAdd = 0,
+  kConcatenation = 2,
+  kFullyConnected = 9,
   kMul = 18,
+  kDiv = 30,
   kSub = 36,
   kCast = 45,
   kEqual = 48,
@@ -23,9 +28,15 @@ enum class BuiltinOp : uint16_t {
   kLogicalNot = 62,
   kLogicalOr = 63,
   kNotEqual = 68,
+  kSlice = 86,
   kIf = 96,
   kWhile = 97,
 };
+
+// NNAPI's FuseCode: the activation operand of ADD, SUB, MUL, DIV and
+// FULLY_CONNECTED (an INT32 scalar).
+enum class FuseCode : int32_t { kNone = 0, kRelu = 1, kRelu1 = 2, kRelu6 = 3 };
+constexpr bool is_fuse_code(int32_t v) { return v >= 0 && v <= 3; }
 
 std::optional<BuiltinOp> builtin_from_code(uint32_t code);
 std::optional<BuiltinOp> builtin_from_name(std::string_view name);

@@ -9,9 +9,12 @@
 namespace oprig::graph {
 namespace {
 
-constexpr std::array<std::pair<BuiltinOp, std::string_view>, 15> kBuiltins = {{
+constexpr std::array<std::pair<BuiltinOp, std::string_view>, 19> kBuiltins = {{
     {BuiltinOp::kAdd, "ADD"},
+    {BuiltinOp::kConcatenation, "CONCATENATION"},
+    {BuiltinOp::kFullyConnected, "FULLY_CONNECTED"},
     {BuiltinOp::kMul, "MUL"},
+    {BuiltinOp::kDiv, "DIV"},
     {BuiltinOp::kSub, "SUB"},
     {BuiltinOp::kCast, "CAST"},
     {BuiltinOp::kEqual, "EQUAL"},
@@ -23,6 +26,7 @@ constexpr std::array<std::pair<BuiltinOp, std::string_view>, 15> kBuiltins = {{
     {BuiltinOp::kLogicalNot, "LOGICAL_NOT"},
     {BuiltinOp::kLogicalOr, "LOGICAL_OR"},
     {BuiltinOp::kNotEqual, "NOT_EQUAL"},
+    {BuiltinOp::kSlice, "SLICE"},
     {BuiltinOp::kIf, "IF"},
     {BuiltinOp::kWhile, "WHILE"},
 }};
@@ -113,9 +117,15 @@ std::string dims_text(const std::optional<std::vector<int64_t>>& dims) {
   return out + "]";
 }
 
+uint32_t abi_dtype(const Operand& operand) {
+  return operand.extension ? OPRIG_DTYPE_EXTENSION(operand.extension->index) : static_cast<uint32_t>(operand.dtype);
+}
+
 std::string operand_type_text(const Operand& operand) {
   if (operand.is_subgraph_reference) return "SUBGRAPH";
-  std::string out = std::string(dtype_name(operand.dtype)) + " " + dims_text(operand.dims);
+  const std::string type = operand.extension ? operand.extension->package + ":" + operand.extension->name
+                                             : std::string(dtype_name(operand.dtype));
+  std::string out = type + " " + (operand.scalar ? std::string("scalar") : dims_text(operand.dims));
   if (operand.scale != 0)
     out += " q(" + std::to_string(operand.scale) + "," + std::to_string(operand.zero_point) + ")";
   return out;

@@ -57,10 +57,27 @@ class ModelError : public std::runtime_error {
   std::string reason_;
 };
 
+// A vendor extension operand type (seed 004) an operand is declared with:
+// "<package>:<name>" in JSON, resolved through the model's extensions and the
+// package's registration (oprig_operand_type_v1).
+struct ExtensionOperandType {
+  uint32_t prefix = 0;   // the model's prefix of the package
+  uint32_t index = 0;    // the type's index in its package
+  std::string package;   // reverse-domain name
+  std::string name;      // e.g. "EXAMPLE_TENSOR_QUANT64_ASYMM"
+  bool quantised = false;
+  uint32_t encoded() const { return (prefix << 16) | index; }
+  friend bool operator==(const ExtensionOperandType&, const ExtensionOperandType&) = default;
+};
+
 struct Operand {
   std::string name;                         // optional, for messages and dumps
   bool is_subgraph_reference = false;       // type "SUBGRAPH"
-  oprig_dtype dtype = OPRIG_DTYPE_INVALID;  // tensors only
+  oprig_dtype dtype = OPRIG_DTYPE_INVALID;  // tensors and scalars; an extension type's storage dtype
+  // NNAPI scalar operand (INT32, FLOAT32, FLOAT16, BOOL, UINT32, or a scalar
+  // extension type): rank 0, one element, dims == []. Not a tensor.
+  bool scalar = false;
+  std::optional<ExtensionOperandType> extension;  // declared with a vendor extension operand type
   std::optional<std::vector<int64_t>> dims; // nullopt: unknown rank; 0 entries: unknown dimension
   float scale = 0;                          // != 0: quantised (integer dtypes)
   int32_t zero_point = 0;
@@ -106,6 +123,11 @@ struct Extension {
 
 struct Model {
   std::filesystem::path path;  // empty for models built in code
+  // NNAPI relaxComputationFloat32toFloat16 (of the main model; it applies to
+  // every referenced subgraph): FLOAT_32 may be computed with the range and
+  // precision of IEEE binary16. The host computes in full FLOAT_32 anyway;
+  // conformance judges such outputs with NNAPI's relaxed tolerance.
+  bool relax_float32_to_float16 = false;
   std::vector<Extension> extensions;
   std::vector<Subgraph> subgraphs;
   uint32_t main = 0;
@@ -135,7 +157,12 @@ Model parse_model(std::string_view json_text, const std::filesystem::path& sourc
 // Operation::builtin / package / package_op. Throws ModelError.
 void validate_model(Model& model, const PackageResolver& packages);
 
+// The dtype a package sees for an operand: OPRIG_DTYPE_EXTENSION(index) for
+// an operand of an extension operand type, the dtype otherwise.
+uint32_t abi_dtype(const Operand& operand);
+
 std::string dims_text(const std::optional<std::vector<int64_t>>& dims);  // "[2,?]", "[*]" for unknown rank
-std::string operand_type_text(const Operand& operand);                    // "INT_32 [1]", "UINT_8 [4] q(0.5,128)"
+// "INT_32 [1]", "UINT_8 [4] q(0.5,128)", "INT32 scalar", "com.example.fibonacci:EXAMPLE_INT64 scalar"
+std::string operand_type_text(const Operand& operand);
 
 }  // namespace oprig::graph

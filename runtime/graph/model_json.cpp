@@ -10,6 +10,7 @@
 #include "core/half.hpp"
 #include "core/npy.hpp"
 #include "graph/model.hpp"
+#include "graph/operand_type_names.hpp"
 #include "package/loader.hpp"
 #include "spec/json_positions.hpp"
 
@@ -28,7 +29,8 @@ class Parser {
     const Json& root = doc_.value;
     if (!root.is_object()) fail("", "the model must be a JSON object");
     for (const auto& [key, value] : root.items())
-      if (key != "format" && key != "extensions" && key != "main" && key != "subgraphs" && key != "description")
+      if (key != "format" && key != "extensions" && key != "main" && key != "subgraphs" && key != "description" &&
+          key != "relax_float32_to_float16")
         fail("/" + key, "unknown key '" + key + "'");
     if (root.contains("format") && root["format"] != "oprig.model/1")
       fail("/format", "format must be \"oprig.model/1\"");
@@ -38,6 +40,11 @@ class Parser {
     if (!root.contains("subgraphs") || !root["subgraphs"].is_array() || root["subgraphs"].empty())
       fail("/subgraphs", "a model needs a non-empty \"subgraphs\" array");
     if (root.contains("main")) model.main = unsigned_value(root["main"], "/main");
+    if (root.contains("relax_float32_to_float16")) {
+      if (!root["relax_float32_to_float16"].is_boolean())
+        fail("/relax_float32_to_float16", "relax_float32_to_float16 is true or false");
+      model.relax_float32_to_float16 = root["relax_float32_to_float16"].get<bool>();
+    }
     const Json& subgraphs = root["subgraphs"];
     for (size_t s = 0; s < subgraphs.size(); ++s) {
       subgraph_ = static_cast<int>(s);
@@ -119,7 +126,7 @@ class Parser {
       if (!s["operands"].is_array()) fail(at + "/operands", "\"operands\" must be an array");
       for (size_t k = 0; k < s["operands"].size(); ++k) {
         operand_ = static_cast<int>(k);
-        out.operands.push_back(parse_operand(s["operands"][k], at + "/operands/" + std::to_string(k)));
+        out.operands.push_back(parse_operand(s["operands"][k], at + "/operands/" + std::to_string(k), model));
       }
       operand_ = -1;
     }
@@ -136,7 +143,69 @@ class Parser {
     return out;
   }
 
-  Operand parse_operand(const Json& o, const std::string& at) {
+  // The operand's type: an oprig dtype name (a tensor), an NNAPI OperandCode
+  // name or number ("TENSOR_QUANT8_ASYMM", "INT32" = a scalar, 4), "SUBGRAPH",
+  // or a vendor extension operand type by name ("com.example.fibonacci:
+  // EXAMPLE_INT64") or encoded number ((prefix << 16) | index).
+  void parse_type(const Json& type, const std::string& at, const Model& model, Operand& out,
+                  std::optional<NnapiOperandType>* nnapi) const {
+    if (type.is_number_integer()) {
+      if (type.get<int64_t>() < 0 || type.get<int64_t>() > std::numeric_limits<uint32_t>::max())
+        fail(at, "an operand type number is a 32-bit unsigned value, got " + type.dump());
+      const auto code = static_cast<uint32_t>(type.get<int64_t>());
+      if (extension_prefix(code) != 0) return parse_extension_type(extension_prefix(code), extension_index(code), "", at, model, out);
+      *nnapi = nnapi_operand_type(code);
+      if (!*nnapi) fail(at, "unknown NNAPI operand type code " + std::to_string(code));
+    } else if (type.is_string()) {
+      const std::string name = type.get<std::string>();
+      const size_t colon = name.rfind(':');
+      if (colon != std::string::npos) {
+        const std::string package = name.substr(0, colon);
+        for (const Extension& ext : model.extensions)
+          if (ext.package == package) return parse_extension_type(ext.prefix, 0, name.substr(colon + 1), at, model, out);
+        fail(at, "'" + name + "' names package '" + package + "', which the model's \"extensions\" do not map to a prefix");
+      }
+      *nnapi = nnapi_operand_type(name);
+      if (!*nnapi) {
+        const auto dtype = dtype_from_name(name);
+        if (!dtype || *dtype == OPRIG_DTYPE_STRING || *dtype == OPRIG_DTYPE_INVALID)
+          fail(at, "unknown operand type '" + name + "'");
+        out.dtype = *dtype;
+        return;
+      }
+    } else {
+      fail(at, "an operand's \"type\" is a name or a number, got " + type.dump());
+    }
+    out.is_subgraph_reference = (*nnapi)->subgraph;
+    out.dtype = (*nnapi)->dtype;
+    out.scalar = (*nnapi)->scalar;
+  }
+
+  // By name when `name` is not empty, else by index.
+  void parse_extension_type(uint32_t prefix, uint32_t index, const std::string& name, const std::string& at,
+                            const Model& model, Operand& out) const {
+    const Extension* ext = nullptr;
+    for (const Extension& e : model.extensions)
+      if (e.prefix == prefix) ext = &e;
+    if (ext == nullptr)
+      fail(at, "operand type " + std::to_string(extension_type(prefix, index)) + " has extension prefix " +
+                   std::to_string(prefix) + ", which the model's \"extensions\" do not map to a package");
+    const PackageOperandType* t =
+        name.empty() ? ext->resolved->find_operand_type(index) : ext->resolved->find_operand_type(name);
+    if (t == nullptr) {
+      std::string known;
+      for (const PackageOperandType& k : ext->resolved->operand_types())
+        known += (known.empty() ? "" : ", ") + k.name + " (" + std::to_string(k.index) + ")";
+      fail(at, "package '" + ext->package + "' declares no operand type " +
+                   (name.empty() ? std::to_string(index) : "'" + name + "'") + " (it declares: " +
+                   (known.empty() ? "none" : known) + ")");
+    }
+    out.extension = ExtensionOperandType{prefix, t->index, ext->package, t->name, t->quantised};
+    out.dtype = t->storage;
+    out.scalar = !t->is_tensor;
+  }
+
+  Operand parse_operand(const Json& o, const std::string& at, const Model& model) {
     if (!o.is_object()) fail(at, "an operand must be an object");
     for (const auto& [key, value] : o.items())
       if (key != "name" && key != "type" && key != "dims" && key != "rank" && key != "scale" && key != "zero_point" &&
@@ -145,21 +214,18 @@ class Parser {
     Operand out;
     out.line = doc_.line_of(at);
     if (o.contains("name") && o["name"].is_string()) out.name = o["name"].get<std::string>();
-    if (!o.contains("type") || !o["type"].is_string()) fail(at, "an operand needs a \"type\" string");
-    const std::string type = o["type"].get<std::string>();
-    if (type == "SUBGRAPH") {
-      out.is_subgraph_reference = true;
-    } else {
-      const auto dtype = dtype_from_name(type);
-      if (!dtype || *dtype == OPRIG_DTYPE_STRING || *dtype == OPRIG_DTYPE_INVALID)
-        fail(at + "/type", "unknown operand type '" + type + "'");
-      out.dtype = *dtype;
-    }
+    if (!o.contains("type")) fail(at, "an operand needs a \"type\"");
+    std::optional<NnapiOperandType> nnapi;
+    parse_type(o["type"], at + "/type", model, out, &nnapi);
     if (!o.contains("lifetime") || !o["lifetime"].is_string()) fail(at, "an operand needs a \"lifetime\" string");
     const auto lifetime = lifetime_from_name(o["lifetime"].get<std::string>());
     if (!lifetime) fail(at + "/lifetime", "unknown lifetime " + o["lifetime"].dump());
     out.lifetime = *lifetime;
-    if (o.contains("dims") && !o["dims"].is_null()) {
+    if (out.scalar) {
+      if (o.contains("dims") && !o["dims"].is_null() && !(o["dims"].is_array() && o["dims"].empty()))
+        fail(at + "/dims", "a scalar has no dims (or \"dims\": [])");
+      out.dims = std::vector<int64_t>{};
+    } else if (o.contains("dims") && !o["dims"].is_null()) {
       const Json& dims = o["dims"];
       if (!dims.is_array()) fail(at + "/dims", "\"dims\" must be an array (0 = unknown dimension) or null (unknown rank)");
       if (dims.size() > OPRIG_MAX_RANK) fail(at + "/dims", "rank " + std::to_string(dims.size()) + " is over the maximum 8");
@@ -183,6 +249,7 @@ class Parser {
       if (!o["zero_point"].is_number_integer()) fail(at + "/zero_point", "zero_point must be an integer");
       out.zero_point = o["zero_point"].get<int32_t>();
     }
+    check_quantisation(o, at, nnapi, out);
     if (o.contains("subgraph")) out.subgraph = unsigned_value(o["subgraph"], at + "/subgraph");
     if (out.is_subgraph_reference != (out.lifetime == Lifetime::kSubgraph))
       fail(at, "type SUBGRAPH and lifetime SUBGRAPH go together");
@@ -207,6 +274,36 @@ class Parser {
       fail(at, "only a CONSTANT operand has \"value\" or \"file\"");
     }
     return out;
+  }
+
+  // NNAPI's rules for the quantisation of its typed operands (NNAPI
+  // validateOperandType): quantised tensor types need scale > 0 and a zero
+  // point in their storage range (0 for the symmetric ones); TENSOR_INT32 may
+  // have them (a quantised bias); every other NNAPI type, scalars included,
+  // has neither. An extension type is quantised when its package says so:
+  // its scale and zero_point stand in for NNAPI's operand extension data.
+  void check_quantisation(const Json& o, const std::string& at, const std::optional<NnapiOperandType>& nnapi,
+                          const Operand& out) const {
+    if (!nnapi && !out.extension) return;  // oprig dtype names: scale is optional (README)
+    const Quantisation q = nnapi ? nnapi->quantisation
+                                 : out.extension->quantised ? Quantisation::kRequired : Quantisation::kNone;
+    const std::string type = nnapi ? std::string(nnapi->name) : out.extension->package + ":" + out.extension->name;
+    if (q == Quantisation::kOptional) return;
+    if (q == Quantisation::kNone) {
+      if (out.scale != 0 || out.zero_point != 0)
+        fail(o.contains("scale") ? at + "/scale" : at + "/zero_point", type + " is not quantised: no scale or zero_point");
+      return;
+    }
+    if (!(out.scale > 0)) fail(at, type + " needs \"scale\" > 0");
+    if (q == Quantisation::kRequiredSymmetric && out.zero_point != 0) fail(at + "/zero_point", type + " needs zero_point 0");
+    int64_t lo = std::numeric_limits<int32_t>::min(), hi = std::numeric_limits<int32_t>::max();
+    if (out.dtype == OPRIG_DTYPE_UINT_8) lo = 0, hi = 255;
+    if (out.dtype == OPRIG_DTYPE_INT_8) lo = -128, hi = 127;
+    if (out.dtype == OPRIG_DTYPE_UINT_16) lo = 0, hi = 65535;
+    if (out.dtype == OPRIG_DTYPE_INT_16) lo = -32768, hi = 32767;
+    if (out.zero_point < lo || out.zero_point > hi)
+      fail(at + "/zero_point", type + " needs a zero_point in [" + std::to_string(lo) + ", " + std::to_string(hi) +
+                                   "], got " + std::to_string(out.zero_point));
   }
 
   std::vector<std::byte> read_constant_file(const std::string& name, const Operand& operand, const std::string& at) {

@@ -22,7 +22,7 @@ std::string where(uint32_t s, uint32_t o, const Operation& op) {
 
 oprig_tensor declared_tensor(const Operand& o) {
   oprig_tensor t{};
-  t.dtype = o.dtype;
+  t.dtype = abi_dtype(o);  // an extension operand type reaches its package as OPRIG_DTYPE_EXTENSION(index)
   t.scale = o.scale;
   t.zero_point = o.zero_point;
   return t;

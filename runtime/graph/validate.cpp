@@ -59,6 +59,7 @@ class Validator {
       if (o.scale != 0 && !(dtype_is_signed_integer(o.dtype) || dtype_is_unsigned_integer(o.dtype)))
         fail(s, -1, idx, o.line, "only integer operands are quantised (scale != 0)");
       if (o.dims && o.dims->size() > OPRIG_MAX_RANK) fail(s, -1, idx, o.line, "rank over 8");
+      if (o.scalar && (!o.dims || !o.dims->empty())) fail(s, -1, idx, o.line, "a scalar has rank 0 (dims [])");
       if (o.lifetime == Lifetime::kConstant) {
         if (!o.fully_known_shape()) fail(s, -1, idx, o.line, "a CONSTANT needs fully known dims");
         if (o.value.size() != shape_rules::element_count(*o.dims) * dtype_size(o.dtype))
@@ -209,6 +210,18 @@ class Validator {
     for (uint32_t k : op.inputs)
       if (operand(s, k).is_subgraph_reference)
         fail(s, oi, static_cast<int>(k), op.line, "a package op cannot take a SUBGRAPH operand");
+    // The package sees an extension operand type only as its index: types of
+    // another package would be ambiguous to it.
+    auto own_types_only = [&](const std::vector<uint32_t>& list) {
+      for (uint32_t k : list) {
+        const Operand& o = operand(s, k);
+        if (o.extension && o.extension->package != op.package->name())
+          fail(s, oi, static_cast<int>(k), op.line,
+               op.display_name() + " cannot take an operand of another package's type (" + operand_type_text(o) + ")");
+      }
+    };
+    own_types_only(op.inputs);
+    own_types_only(op.outputs);
     call_validate_hook(s, oi, op);
   }
 
@@ -220,7 +233,7 @@ class Validator {
     const Operand& o = operand(s, k);
     oprig_tensor t{};
     if (o.lifetime == Lifetime::kNoValue) return t;
-    t.dtype = o.dtype;
+    t.dtype = abi_dtype(o);
     t.scale = o.scale;
     t.zero_point = o.zero_point;
     if (o.dims) {
@@ -294,7 +307,8 @@ class Validator {
     std::string why;
     if (from.is_subgraph_reference || to.is_subgraph_reference) {
       if (from.is_subgraph_reference != to.is_subgraph_reference) why = "SUBGRAPH versus tensor";
-    } else if (from.dtype != to.dtype || from.scale != to.scale || from.zero_point != to.zero_point) {
+    } else if (from.dtype != to.dtype || from.scale != to.scale || from.zero_point != to.zero_point ||
+               from.scalar != to.scalar || from.extension != to.extension) {
       why = "type differs";
     } else if (!shape_rules::dims_compatible(from.dims, to.dims)) {
       why = "shape differs";
@@ -304,9 +318,15 @@ class Validator {
                                            operand_type_text(to) + ")");
   }
 
+  // NNAPI validateConditionOperand: a TENSOR_BOOL8 of shape [1]. An operand
+  // without a value (NO_VALUE) can never be read: NNAPI's executor fails on
+  // it ("Cannot read IF condition operand value"); oprig rejects the model
+  // when it is loaded instead (opsuite/controlflow/bad/if_condition_no_value.json).
   void check_condition_operand(int s, int oi, int operand_index, int line, const Operand& c, const std::string& what) const {
+    if (c.lifetime == Lifetime::kNoValue)
+      fail(s, oi, operand_index, line, what + " has no value (lifetime NO_VALUE): an IF needs a condition to branch on");
     const bool shape_ok = !c.dims || (c.dims->size() == 1 && ((*c.dims)[0] == 1 || (*c.dims)[0] == 0));
-    if (c.is_subgraph_reference || c.dtype != OPRIG_DTYPE_BOOL_8 || !shape_ok)
+    if (c.is_subgraph_reference || c.scalar || c.extension || c.dtype != OPRIG_DTYPE_BOOL_8 || !shape_ok)
       fail(s, oi, operand_index, line, what + " must be BOOL_8 [1], is " + operand_type_text(c));
   }
 

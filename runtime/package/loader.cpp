@@ -42,6 +42,24 @@ Package::~Package() {
   if (handle_ != nullptr) dlclose(handle_);
 }
 
+// The extension operand types a registration declares, checked: unique
+// names and indices, an index that fits the low 16 bits, a fixed-size
+// storage type.
+void Package::read_operand_types(const oprig_package_v1& reg, const std::string& where, Package& package) {
+  for (const oprig_operand_type_v1* t = reg.operand_types; t != nullptr && t->name != nullptr; ++t) {
+    const std::string name = t->name;
+    const std::string at = where + ": operand type '" + name + "'";
+    if (name.empty()) throw PackageError(where + ": an operand type has an empty name");
+    if (t->index > 0xFFFFu) throw PackageError(at + " has index " + std::to_string(t->index) + ", over 65535");
+    const auto storage = static_cast<oprig_dtype>(t->storage_dtype);
+    if (storage == OPRIG_DTYPE_INVALID || storage == OPRIG_DTYPE_STRING || t->storage_dtype > OPRIG_DTYPE_STRING)
+      throw PackageError(at + " has no fixed-size storage dtype (" + std::to_string(t->storage_dtype) + ")");
+    if (package.find_operand_type(name) != nullptr || package.find_operand_type(t->index) != nullptr)
+      throw PackageError(at + ": name or index " + std::to_string(t->index) + " declared twice");
+    package.operand_types_.push_back({name, t->index, t->is_tensor != 0, storage, t->quantised != 0});
+  }
+}
+
 std::unique_ptr<Package> Package::load(const std::filesystem::path& path) {
   const std::string where = path.string();
   if (!std::filesystem::exists(path))
@@ -98,7 +116,20 @@ std::unique_ptr<Package> Package::load(const std::filesystem::path& path) {
       throw PackageError(where + ": op '" + entry.name + "' registered twice");
     package->ops_.push_back(std::move(entry));
   }
+  read_operand_types(*reg, where, *package);
   return package;
+}
+
+const PackageOperandType* Package::find_operand_type(std::string_view name) const {
+  for (const PackageOperandType& t : operand_types_)
+    if (t.name == name) return &t;
+  return nullptr;
+}
+
+const PackageOperandType* Package::find_operand_type(uint32_t index) const {
+  for (const PackageOperandType& t : operand_types_)
+    if (t.index == index) return &t;
+  return nullptr;
 }
 
 const PackageOp* Package::find_op(std::string_view name) const {

@@ -27,6 +27,15 @@ struct PackageOp {
   std::vector<std::string> param_names;
 };
 
+// An extension operand type the package declares (oprig_operand_type_v1).
+struct PackageOperandType {
+  std::string name;
+  uint32_t index = 0;
+  bool is_tensor = true;
+  oprig_dtype storage = OPRIG_DTYPE_INVALID;
+  bool quantised = false;
+};
+
 // A loaded package. Keeps its libraries open for its lifetime; everything it
 // hands out (implementations) is valid until it is destroyed.
 class Package {
@@ -44,6 +53,9 @@ class Package {
   const std::filesystem::path& path() const { return path_; }
   const std::vector<PackageOp>& ops() const { return ops_; }
   const PackageOp* find_op(std::string_view name) const;
+  const std::vector<PackageOperandType>& operand_types() const { return operand_types_; }
+  const PackageOperandType* find_operand_type(std::string_view name) const;
+  const PackageOperandType* find_operand_type(uint32_t index) const;
   const oprig_package_v1& registration() const { return *registration_; }
   // The package's own host reference, or nullptr (checked at load).
   const oprig_reference_v1* reference() const { return registration_->reference; }
@@ -55,11 +67,13 @@ class Package {
 
  private:
   Package() = default;
+  static void read_operand_types(const oprig_package_v1& reg, const std::string& where, Package& package);
   std::filesystem::path path_;
   std::string name_, version_;
   void* handle_ = nullptr;
   const oprig_package_v1* registration_ = nullptr;
   std::vector<PackageOp> ops_;
+  std::vector<PackageOperandType> operand_types_;
   struct LoadedImplementation {
     oprig_backend_kind kind;
     void* handle;  // nullptr when it lives in the registration library

@@ -116,6 +116,58 @@ TEST(FibonacciRegistration, ValidateChecksTypesWithAReason) {
             OPRIG_STATUS_INVALID_ARGUMENT);
 }
 
+// NNAPI's example declares EXAMPLE_INT64 (0, a scalar) and
+// EXAMPLE_TENSOR_QUANT64_ASYMM (1, a tensor with quantisation).
+TEST(FibonacciRegistration, DeclaresTheExampleOperandTypes) {
+  FibonacciLibrary library;
+  ASSERT_TRUE(library.error().empty()) << library.error();
+  const oprig_package_v1* package = library.package_query()(OPRIG_ABI_VERSION);
+  ASSERT_NE(package, nullptr);
+  ASSERT_NE(package->operand_types, nullptr);
+  const oprig_operand_type_v1* t = package->operand_types;
+  EXPECT_EQ(std::string_view(t[0].name), "EXAMPLE_INT64");
+  EXPECT_EQ(t[0].index, 0u);
+  EXPECT_EQ(t[0].is_tensor, 0u);
+  EXPECT_EQ(t[0].storage_dtype, static_cast<uint32_t>(OPRIG_DTYPE_INT_64));
+  EXPECT_EQ(t[0].quantised, 0u);
+  EXPECT_EQ(std::string_view(t[1].name), "EXAMPLE_TENSOR_QUANT64_ASYMM");
+  EXPECT_EQ(t[1].index, 1u);
+  EXPECT_EQ(t[1].is_tensor, 1u);
+  EXPECT_EQ(t[1].storage_dtype, static_cast<uint32_t>(OPRIG_DTYPE_UINT_64));
+  EXPECT_EQ(t[1].quantised, 1u);
+  EXPECT_EQ(t[2].name, nullptr);  // the end of the list
+  // The host loader reads them.
+  auto loaded = oprig::Package::load(OPRIG_FIBONACCI_LIBRARY);
+  ASSERT_EQ(loaded->operand_types().size(), 2u);
+  ASSERT_NE(loaded->find_operand_type("EXAMPLE_TENSOR_QUANT64_ASYMM"), nullptr);
+  EXPECT_EQ(loaded->find_operand_type("EXAMPLE_TENSOR_QUANT64_ASYMM")->storage, OPRIG_DTYPE_UINT_64);
+  EXPECT_EQ(loaded->find_operand_type(0u)->name, "EXAMPLE_INT64");
+  EXPECT_EQ(loaded->find_operand_type(2u), nullptr);
+}
+
+TEST(FibonacciRegistration, ValidateTakesTheExtensionTypes) {
+  FibonacciLibrary library;
+  const oprig_package_v1* package = library.package_query()(OPRIG_ABI_VERSION);
+  ASSERT_NE(package, nullptr) << library.error();
+  const auto int64 = static_cast<oprig_dtype>(OPRIG_DTYPE_EXTENSION(0));
+  const auto quant64 = static_cast<oprig_dtype>(OPRIG_DTYPE_EXTENSION(1));
+  const ValidateCase cases[] = {
+      {"int64 scalar -> quant64", tensor(int64, 0, 0), tensor(quant64, 1, 0, 0.5f), true},
+      {"int64 scalar -> f32", tensor(int64, 0, 0), tensor(OPRIG_DTYPE_FLOAT_32, 1, 0), true},
+      {"int64 as a tensor", tensor(int64, 1, 1), tensor(OPRIG_DTYPE_FLOAT_32, 1, 0), false},
+      {"quant64 as n", tensor(quant64, 1, 1, 1.0f), tensor(OPRIG_DTYPE_FLOAT_32, 1, 0), false},
+      {"quant64 without a scale", tensor(int64, 0, 0), tensor(quant64, 1, 0), false},
+      {"an unknown extension type", tensor(static_cast<oprig_dtype>(OPRIG_DTYPE_EXTENSION(2)), 0, 0),
+       tensor(OPRIG_DTYPE_FLOAT_32, 1, 0), false},
+  };
+  for (const ValidateCase& c : cases) {
+    char message[256] = "";
+    const oprig_status status =
+        package->validate("Fibonacci", nullptr, 0, &c.input, 1, &c.output, 1, message, sizeof message);
+    EXPECT_EQ(status, c.accepted ? OPRIG_STATUS_OK : OPRIG_STATUS_INVALID_ARGUMENT) << c.what << ": " << message;
+  }
+}
+
 TEST(FibonacciRegistration, CreateRefusesOtherOpsParamsAndBackends) {
   FibonacciLibrary library;
   const oprig_implementation_v1* cpu = library.cpu();

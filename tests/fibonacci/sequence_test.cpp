@@ -100,6 +100,39 @@ TEST_F(FibonacciSequence, InvalidNIsRejectedWhenTheShapeIsResolved) {
   }
 }
 
+// n as an EXAMPLE_INT64 scalar (8 bytes), the output as
+// EXAMPLE_TENSOR_QUANT64_ASYMM at (0.25, 7): q = 4F + 7.
+TEST_F(FibonacciSequence, ExtensionTypesInAndOut) {
+  const oprig_backend_context ctx = oprig::test::cpu_context();
+  oprig_kernel* kernel = nullptr;
+  ASSERT_EQ(cpu_->create(&ctx, "Fibonacci", nullptr, 0, &kernel), OPRIG_STATUS_OK);
+  int64_t n = 6;
+  std::vector<uint64_t> out(6, 0);
+  oprig_tensor src{}, dst{};
+  src.dtype = OPRIG_DTYPE_EXTENSION(0);
+  dst.dtype = OPRIG_DTYPE_EXTENSION(1);
+  dst.scale = 0.25f;
+  dst.zero_point = 7;
+  ASSERT_EQ(cpu_->prepare(kernel, &src, 1, &dst, 1), OPRIG_STATUS_OK);
+  EXPECT_EQ(dst.dims[0], -1);
+  src.data = &n;
+  src.bytes = sizeof n;
+  ASSERT_EQ(cpu_->resolve_shapes(kernel, &src, 1, &dst, 1), OPRIG_STATUS_OK);
+  ASSERT_EQ(dst.dims[0], 6);
+  dst.data = out.data();
+  dst.bytes = out.size() * sizeof(uint64_t);
+  oprig_execute_info info{};
+  info.struct_size = sizeof info;
+  ASSERT_EQ(cpu_->execute(kernel, &src, 1, &dst, 1, &info), OPRIG_STATUS_OK);
+  EXPECT_EQ(out, (std::vector<uint64_t>{11, 11, 15, 19, 27, 39}));  // F = 1 1 2 3 5 8
+  // An EXAMPLE_INT64 n outside 0..93 has no sequence.
+  for (int64_t bad : {int64_t{-1}, int64_t{94}}) {
+    n = bad;
+    EXPECT_EQ(cpu_->resolve_shapes(kernel, &src, 1, &dst, 1), OPRIG_STATUS_INVALID_ARGUMENT) << bad;
+  }
+  cpu_->destroy(kernel);
+}
+
 TEST_F(FibonacciSequence, ExecuteRefusesAnOutputOfTheWrongLength) {
   const oprig_backend_context ctx = oprig::test::cpu_context();
   oprig_kernel* kernel = nullptr;

@@ -38,6 +38,20 @@ HostTensor tensor(oprig_dtype dtype, std::vector<int64_t> shape, const std::vect
 HostTensor i32(int32_t v);
 HostTensor b8(bool v);
 
+// A one-subgraph model of one operation. `operands` are JSON object bodies
+// (without braces), each with its "lifetime"; the operation reads operands
+// `in` and writes `out`; the subgraph's inputs and outputs are its
+// SUBGRAPH_INPUT and SUBGRAPH_OUTPUT operands in order. `model_keys` adds
+// top-level keys (e.g. "\"relax_float32_to_float16\": true").
+std::string one_op(const std::string& op, const std::vector<std::string>& operands, const std::vector<int>& in,
+                   const std::vector<int>& out, const std::string& model_keys = "");
+// Loads, prepares on cpu and runs a model text with these inputs.
+ExecutionResult run_json(const std::string& json, const std::vector<HostTensor>& inputs = {});
+// The load error of a model text ("" when it loads).
+std::string load_error(const std::string& json);
+// FLOAT_16 elements of a tensor as floats.
+std::vector<float> halves(const HostTensor& t);
+
 template <typename T>
 std::vector<T> values(const HostTensor& t) {
   std::vector<T> out(t.data.size() / sizeof(T));

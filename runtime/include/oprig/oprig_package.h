@@ -78,6 +78,16 @@ typedef enum oprig_dtype {
   OPRIG_DTYPE_STRING = 13
 } oprig_dtype;
 
+/* An operand of one of a package's own extension operand types (see
+ * oprig_operand_type_v1) reaches that package's validate hook and kernels
+ * with dtype OPRIG_DTYPE_EXTENSION(index): the package tells its types apart
+ * by the index it registered. The model's extension prefix (NNAPI's
+ * extensionNameToPrefix, different from model to model) never reaches it. */
+#define OPRIG_DTYPE_EXTENSION_BASE 0x10000u
+#define OPRIG_DTYPE_EXTENSION(index) (OPRIG_DTYPE_EXTENSION_BASE | ((uint32_t)(index) & 0xFFFFu))
+#define OPRIG_DTYPE_IS_EXTENSION(dtype) (((uint32_t)(dtype) & ~0xFFFFu) == OPRIG_DTYPE_EXTENSION_BASE)
+#define OPRIG_DTYPE_EXTENSION_INDEX(dtype) ((uint32_t)(dtype) & 0xFFFFu)
+
 /* Backends. A package advertises a mask of (1u << kind). */
 typedef enum oprig_backend_kind {
   OPRIG_BACKEND_CPU = 1,
@@ -285,6 +295,21 @@ typedef struct oprig_reference_v1 {
   void* reserved[4];
 } oprig_reference_v1;
 
+/* An operand type of the package's own (NNAPI vendor extension operand
+ * types, seed 004): models name it "<package>:<name>" or encode it as
+ * (prefix << 16) | index, like extension operations. The host keeps such an
+ * operand's elements in memory as `storage_dtype` (its size, copies, dumps,
+ * .npy files, comparisons) and hands it to the package as
+ * OPRIG_DTYPE_EXTENSION(index). */
+typedef struct oprig_operand_type_v1 {
+  const char* name;       /* unique in the package, e.g. "EXAMPLE_INT64" */
+  uint32_t index;         /* 0..65535: the low 16 bits of the type */
+  uint32_t is_tensor;     /* 0: a scalar (rank 0, one element) */
+  uint32_t storage_dtype; /* oprig_dtype of one element, e.g. OPRIG_DTYPE_INT_64 */
+  uint32_t quantised;     /* 1: operands carry scale (> 0) and zero_point */
+  void* reserved[2];
+} oprig_operand_type_v1;
+
 /* Where each backend's implementation lives. library NULL: the registration
  * library itself; otherwise a file name resolved next to it. */
 typedef struct oprig_implementation_location_v1 {
@@ -318,7 +343,11 @@ typedef struct oprig_package_v1 {
    * oprig_reference_v1). Occupies what was reserved[0]; a package built
    * against an older header has NULL here. */
   const oprig_reference_v1* reference;
-  void* reserved[7];
+  /* Optional (may be NULL): the package's extension operand types, an array
+   * ended by an entry whose name is NULL. Occupies what was reserved[1]; a
+   * package built against an older header has NULL here. */
+  const oprig_operand_type_v1* operand_types;
+  void* reserved[6];
 } oprig_package_v1;
 
 /* Exported by the registration library. Returns the registration for the
