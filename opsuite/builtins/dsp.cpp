@@ -215,7 +215,7 @@ oprig_status prepare(oprig_kernel* k, const oprig_tensor* inputs, size_t num_inp
   Node& n = k->node;
   const oprig_status st = plan_node(&n, inputs, num_inputs, outputs, num_outputs);
   if (st != OPRIG_STATUS_OK) return st;
-  if (n.in_dtype == OPRIG_DTYPE_FLOAT_32 || n.out_dtype == OPRIG_DTYPE_FLOAT_32 || n.plan.merged != 1) {
+  if (n.in_dtype == OPRIG_DTYPE_FLOAT_32 || n.out_dtype == OPRIG_DTYPE_FLOAT_32 || (n.plan.merged != 1 && n.count != 0)) {
     n.prepared = false;
     return OPRIG_STATUS_UNSUPPORTED;  // no float on the DSP; strided broadcasts not written
   }

@@ -58,7 +58,7 @@ oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   if (k->op == kDiv || k->op == kPow) return OPRIG_STATUS_UNSUPPORTED;
   BroadcastPlan plan;
   if (!plan_broadcast(inputs[0], inputs[1], &plan)) return OPRIG_STATUS_INVALID_ARGUMENT;
-  if (plan.merged != 1) return OPRIG_STATUS_UNSUPPORTED;  // not one row: a strided broadcast
+  if (plan.merged != 1 && plan.count != 0) return OPRIG_STATUS_UNSUPPORTED;  // not one row: a strided broadcast
   k->count = plan.count;
   k->a_repeats = plan.a_step() == 0 && plan.count > 1;
   k->b_repeats = plan.b_step() == 0 && plan.count > 1;

@@ -68,7 +68,7 @@ double widen(uint bits) {
 uint narrow(double d) {
   if (isnan(d)) return 0x7fc00000u;
   double magnitude = abs(d);
-  uint sign = d < 0.0LF ? kSign : 0u;
+  uint sign = unpackDouble2x32(d).y & kSign;  // from the bits: -0 keeps its sign
   if (magnitude >= 1.1754943508222875079687365372222456778186655567720875215087517062784172594547271728515625e-38LF)
     return floatBitsToUint(float(d));  // the fp32 normal range (and overflow to Inf): rounded to nearest even
   // An fp32 denormal (or 0): the mantissa is the value in units of 2^-149,

@@ -273,8 +273,12 @@ StepStatus run_while(Exec& x, Frame& f, const Step& s) {
   std::vector<LoopSlot>& slots = f.loops[s.index];
   slots.resize(mk);
   for (size_t j = 0; j < mk; ++j) {
-    Value& v = f.values[op.inputs[2 + j]];
+    const uint32_t k = op.inputs[2 + j];
+    Value& v = f.values[k];
     if (on_device) {
+      // A constant goes up once per execution state, then is copied on the device.
+      if (f.plan->operands[k].storage == Storage::kConstant && !to_device(x, v, f.device[k]))
+        return step_error(x, f, s, x.error);
       if (!store_on_device(x, slots[j], v)) return step_error(x, f, s, x.error);
     } else {
       if (!to_host(x, v)) return step_error(x, f, s, x.error);
