@@ -32,7 +32,8 @@ reports::CaseResult case_record(const LoadedModelSuite& s, const SuiteCase& c, c
 // nullptr (backend unavailable): SKIPPED.
 reports::CaseResult run_model_case(const LoadedModelSuite& s, const SuiteCase& c, const std::string& backend,
                                    Backend* target, const std::string& unavailable_reason, Backend& cpu,
-                                   const graph::PackageLibrary& packages, const graph::BuiltinKernelMap* builtins);
+                                   const graph::PackageLibrary& packages,
+                                   const graph::BuiltinKernelMap* builtins = nullptr);
 
 // "all 3 operations ran on vulkan", "2 of 5 operations ran on dsp, 3 on cpu",
 // "every operation ran on cpu" (IF/WHILE not counted: they run where their
