@@ -34,6 +34,9 @@ class OpenCLBackend final : public Backend {
                        std::span<const oprig_tensor> inputs,
                        std::span<const oprig_tensor> outputs, ExecTiming& timing) override;
 
+  // stream.cpp: kernels enqueued back to back on the one in-order queue.
+  std::unique_ptr<DeviceStream> open_stream() override;
+
   cl_command_queue queue() const { return queue_; }
 
  private:

@@ -25,6 +25,8 @@ class VulkanBuffer final : public DeviceBuffer {
   void download(std::span<std::byte> dst) const;
 
   VkBuffer handle() const { return memory_.buffer(); }
+  // True when the host maps the memory (reads need no staging copy).
+  bool host_mapped() const { return memory_.mapped() != nullptr; }
   VkDeviceSize tensor_offset() const { return tensor_offset_; }
 
  private:

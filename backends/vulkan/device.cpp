@@ -1,6 +1,7 @@
 // Instance, physical device choice, logical device, the shared command buffer.
-// Nothing exotic is enabled: no layers, no extensions, no optional features,
-// so any conformant Vulkan 1.1+ driver (lavapipe included) can host oprig.
+// Nothing exotic is enabled: no layers, no extensions, and of the optional
+// features only shaderFloat64 where the device has it, so any conformant
+// Vulkan 1.1+ driver (lavapipe included) can host oprig.
 #include <algorithm>
 #include <array>
 #include <vector>
@@ -115,9 +116,17 @@ std::shared_ptr<VulkanDevice> VulkanDevice::create(const VulkanOptions& options,
   queue_info.queueFamilyIndex = self->queue_family_;
   queue_info.queueCount = 1;
   queue_info.pQueuePriorities = &priority;
+  // The one optional feature: double precision in shaders, where the device
+  // has it (kernels that compute fp32 exactly through double check it with
+  // vkGetPhysicalDeviceFeatures, e.g. opsuite/elementwise_binary/vulkan.comp).
+  VkPhysicalDeviceFeatures supported{};
+  vkGetPhysicalDeviceFeatures(self->physical_, &supported);
+  VkPhysicalDeviceFeatures enabled{};
+  enabled.shaderFloat64 = supported.shaderFloat64;
   VkDeviceCreateInfo device_info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
   device_info.queueCreateInfoCount = 1;
   device_info.pQueueCreateInfos = &queue_info;
+  device_info.pEnabledFeatures = &enabled;
   if (VkResult r = vkCreateDevice(self->physical_, &device_info, nullptr, &self->device_);
       r != VK_SUCCESS) {
     self->device_ = VK_NULL_HANDLE;
@@ -237,6 +246,19 @@ VkResult VulkanDevice::submit_locked_and_wait() {
   const VkResult waited = vkWaitForFences(device_, 1, &fence_, VK_TRUE, kSubmitTimeoutNs);
   if (waited != VK_SUCCESS) return waited;
   return vkResetFences(device_, 1, &fence_);
+}
+
+VkResult VulkanDevice::submit_and_wait(VkCommandBuffer cmd, VkFence fence) {
+  VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  submit.commandBufferCount = 1;
+  submit.pCommandBuffers = &cmd;
+  {
+    std::lock_guard lock(queue_mutex_);
+    if (VkResult r = vkQueueSubmit(queue_, 1, &submit, fence); r != VK_SUCCESS) return r;
+  }
+  const VkResult waited = vkWaitForFences(device_, 1, &fence, VK_TRUE, kSubmitTimeoutNs);
+  if (waited != VK_SUCCESS) return waited;
+  return vkResetFences(device_, 1, &fence);
 }
 
 }  // namespace oprig::vulkan

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "vulkan/buffer.hpp"
+#include "vulkan/stream.hpp"
 #include "vulkan/vulkan_backend.hpp"
 #include "vulkan/vulkan_device.hpp"
 
@@ -142,6 +143,8 @@ class VulkanBackend final : public Backend {
     timing.compute_ns = timestamps_.elapsed_ns().value_or(host_ns);
     return OPRIG_STATUS_OK;
   }
+
+  std::unique_ptr<DeviceStream> open_stream() override { return vulkan::open_stream(device_); }
 
  private:
   std::shared_ptr<VulkanDevice> device_;

@@ -102,6 +102,10 @@ class VulkanDevice {
   VkCommandBuffer command_buffer() const { return command_buffer_; }
   // Submits the (ended) command buffer and waits for it. Caller holds queue_mutex.
   VkResult submit_locked_and_wait();
+  // Submits another (ended) command buffer signalling `fence`, under
+  // queue_mutex, then waits for the fence (not holding the lock) and resets
+  // it. For streams, which own their command buffers.
+  VkResult submit_and_wait(VkCommandBuffer cmd, VkFence fence);
 
  private:
   VulkanDevice() = default;

@@ -17,6 +17,8 @@
 #include "graph/package_library.hpp"
 #include "graph/prepared_model.hpp"
 #include "oprig/verdict.hpp"
+#include "models/builtin_kernels.hpp"
+#include "models/model_case.hpp"
 #include "runner/package_probe.hpp"
 #include "runner/suite.hpp"
 
@@ -247,6 +249,20 @@ int compare_runs(const std::vector<Dump>& got, const std::vector<Dump>& referenc
       return kExitFailure;
     }
   }
+  // Where each operation really ran, from the dumps (IF/WHILE name the
+  // target only when everything under them ran there).
+  std::map<std::pair<uint32_t, uint32_t>, std::map<std::string, size_t>> ran;
+  std::map<std::pair<uint32_t, uint32_t>, std::string> names;
+  for (const Dump& d : got) {
+    ++ran[{d.subgraph, d.operation}][d.backend];
+    names[{d.subgraph, d.operation}] = d.op_name;
+  }
+  std::printf("where each operation ran on the %s run (outputs produced there):\n", backend.c_str());
+  for (const auto& [key, counts] : ran) {
+    std::string text;
+    for (const auto& [where, n] : counts) text += (text.empty() ? "" : ", ") + where + " " + std::to_string(n);
+    std::printf("  subgraph %u operation %u (%s): %s\n", key.first, key.second, names[key].c_str(), text.c_str());
+  }
   size_t on_target = 0;
   for (const Dump& d : got) on_target += d.backend == backend;
   if (backend != reference_backend && on_target == 0) {
@@ -257,9 +273,19 @@ int compare_runs(const std::vector<Dump>& got, const std::vector<Dump>& referenc
     return kExitNothingTested;
   }
   std::printf("no divergence: %zu operation outputs on %s match %s (fp 3 ulp, quantised 1 LSB, integers exact); "
-              "%zu of them ran on %s, the rest on the fallback\n",
-              compared, backend.c_str(), reference_backend.c_str(), on_target, backend.c_str());
+              "%zu of them ran on %s, %zu on the fallback\n",
+              compared, backend.c_str(), reference_backend.c_str(), on_target, backend.c_str(), got.size() - on_target);
   return kExitOk;
+}
+
+// Where prepare() put every operation, then why anything is not on the target.
+void print_placement(const graph::PreparedModel& prepared, const std::string& backend) {
+  std::fprintf(stderr, "placement on %s: %s\n", backend.c_str(),
+               harness::models::placement_summary(prepared.placements(), backend).c_str());
+  for (const graph::OperationPlacement& p : prepared.placements())
+    std::fprintf(stderr, "  subgraph %u operation %u (%s): %s%s\n", p.subgraph, p.operation, p.op_name.c_str(),
+                 p.backend.c_str(), p.kernel.empty() ? "" : (" as " + p.kernel).c_str());
+  for (const std::string& note : prepared.placement_notes()) std::fprintf(stderr, "note: %s\n", note.c_str());
 }
 
 int run_model(const ModelRunOptions& o) {
@@ -274,6 +300,10 @@ int run_model(const ModelRunOptions& o) {
     auto package = Package::load(bundled);
     if (packages.find(package->name()) == nullptr) packages.add(std::move(package));
   }
+  const fs::path builtins_path = harness::models::default_builtins_package_path();
+  harness::check_package_load_in_child(builtins_path);
+  const auto builtins =
+      std::make_unique<harness::models::OpsuiteBuiltinKernels>(harness::default_package_path(), builtins_path);
   const graph::Model model = graph::load_model(o.model, packages);
   const std::vector<HostTensor> inputs = read_inputs(model, o.inputs_dir);
   const std::unique_ptr<Backend> target = open_backend(o.backend);
@@ -283,8 +313,8 @@ int run_model(const ModelRunOptions& o) {
     cpu_owned = open_backend("cpu");
     cpu = cpu_owned.get();
   }
-  const graph::PreparedModel prepared = graph::prepare(model, {target.get(), cpu});
-  for (const std::string& note : prepared.placement_notes()) std::fprintf(stderr, "note: %s\n", note.c_str());
+  const graph::PreparedModel prepared = graph::prepare(model, {target.get(), cpu}, {builtins.get()});
+  print_placement(prepared, o.backend);
 
   const bool comparing = !o.compare_to.empty();
   std::vector<Dump> dumps, reference_dumps;
@@ -310,7 +340,8 @@ int run_model(const ModelRunOptions& o) {
 
   const std::unique_ptr<Backend> reference_backend = open_backend(o.compare_to);
   const graph::PreparedModel reference =
-      graph::prepare(model, {reference_backend.get(), o.compare_to == "cpu" ? reference_backend.get() : cpu});
+      graph::prepare(model, {reference_backend.get(), o.compare_to == "cpu" ? reference_backend.get() : cpu},
+                     {builtins.get()});
   const ExecutionResult rr = reference.execute(inputs, execution_options(o, &reference_dumps));
   const int reference_rc = report_result(rr, o.compare_to);
   if (reference_rc != kExitOk) return reference_rc;

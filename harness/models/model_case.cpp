@@ -110,9 +110,24 @@ std::string mismatch(const graph::HostTensor& got, const ExpectedTensor& want, d
   return {};
 }
 
+std::string placement_summary(const std::vector<graph::OperationPlacement>& placements, const std::string& target) {
+  size_t total = 0, on_target = 0;
+  for (const graph::OperationPlacement& p : placements) {
+    if (p.op_name == "IF" || p.op_name == "WHILE") continue;
+    ++total;
+    on_target += p.backend == target;
+  }
+  if (total == 0) return "no operation but control flow";
+  if (on_target == total) return total == 1 ? "its one operation ran on " + target
+                                            : "all " + std::to_string(total) + " operations ran on " + target;
+  if (on_target == 0) return "every operation ran on cpu, none on " + target;
+  return std::to_string(on_target) + " of " + std::to_string(total) + " operations ran on " + target + ", " +
+         std::to_string(total - on_target) + " on cpu";
+}
+
 reports::CaseResult run_model_case(const LoadedModelSuite& s, const SuiteCase& c, const std::string& backend,
                                    Backend* target, const std::string& unavailable_reason, Backend& cpu,
-                                   const graph::PackageLibrary& packages) {
+                                   const graph::PackageLibrary& packages, const graph::BuiltinKernelMap* builtins) {
   const auto start = std::chrono::steady_clock::now();
   reports::CaseResult r = case_record(s, c, backend);
   auto done = [&](Verdict v, std::string message) {
@@ -127,8 +142,14 @@ reports::CaseResult run_model_case(const LoadedModelSuite& s, const SuiteCase& c
   std::string placement;
   try {
     const graph::Model model = graph::load_model(c.model, packages);
-    const graph::PreparedModel prepared = graph::prepare(model, {target, &cpu});
-    for (const std::string& note : prepared.placement_notes()) placement += (placement.empty() ? "" : "; ") + note;
+    const graph::PreparedModel prepared = graph::prepare(model, {target, &cpu}, {builtins});
+    placement = placement_summary(prepared.placements(), backend);
+    for (const std::string& note : prepared.placement_notes()) placement += "; " + note;
+    nlohmann::json where = nlohmann::json::array();
+    for (const graph::OperationPlacement& p : prepared.placements())
+      where.push_back("subgraph " + std::to_string(p.subgraph) + " operation " + std::to_string(p.operation) + " (" +
+                      p.op_name + "): " + p.backend + (p.kernel.empty() ? "" : " as " + p.kernel));
+    r.params["placement"] = std::move(where);
     graph::ExecutionOptions options;
     if (c.loop_timeout_ms) options.loop_timeout = std::chrono::milliseconds(*c.loop_timeout_ms);
     result = prepared.execute(c.inputs, options);
@@ -143,7 +164,7 @@ reports::CaseResult run_model_case(const LoadedModelSuite& s, const SuiteCase& c
   perf.loop_iterations = result.loop_iterations;
   r.perf = perf;
   const auto wall = std::chrono::duration_cast<std::chrono::milliseconds>(result.elapsed);
-  const std::string where = placement.empty() ? "" : " [placement: " + placement + "]";
+  const std::string where = " [placement: " + placement + "]";
 
   if (c.expected_status == "MISSED_DEADLINE") {
     if (result.status != graph::ExecutionStatus::kMissedDeadline)
@@ -174,7 +195,7 @@ reports::CaseResult run_model_case(const LoadedModelSuite& s, const SuiteCase& c
   }
   stats.tolerance = "hand-derived expected values (suite.json)";
   r.stats = stats;
-  return done(Verdict::kPassed, placement.empty() ? "" : "placement: " + placement);
+  return done(Verdict::kPassed, "placement: " + placement);
 }
 
 }  // namespace oprig::harness::models

@@ -12,6 +12,7 @@
 #include <set>
 #include <string>
 
+#include "models/builtin_kernels.hpp"
 #include "registry.hpp"
 
 namespace oprig::harness {
@@ -89,15 +90,17 @@ int run_model_worker(const Selection& selection, const models::LoadedModelSuite&
   std::unique_ptr<Backend> target = create_backend(backend_name, &why);
   std::unique_ptr<Backend> cpu = backend_name == "cpu" ? nullptr : create_backend("cpu", &cpu_why);
   Backend& fallback = cpu ? *cpu : *target;
+  // Built-ins run on the device through the opsuite's kernels where it has them.
+  const std::unique_ptr<models::OpsuiteBuiltinKernels> builtins = models::OpsuiteBuiltinKernels::bundled();
   for (const models::SuiteCase& c : suite.suite.cases) {
     const std::string id = models::case_id(suite, c, backend_name);
     if (!wanted.count(id)) continue;
     set_current_case(id);
     emit("START " + id + "\n");
     const reports::CaseResult result =
-        target ? models::run_model_case(suite, c, backend_name, target.get(), "", fallback, packages)
+        target ? models::run_model_case(suite, c, backend_name, target.get(), "", fallback, packages, builtins.get())
                : models::run_model_case(suite, c, backend_name, nullptr, backend_name + " unavailable: " + why,
-                                        *cpu, packages);
+                                        *cpu, packages, builtins.get());
     emit("RESULT " + reports::dump_json(nlohmann::json(result)) + "\n");
   }
   return 0;

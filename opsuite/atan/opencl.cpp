@@ -12,7 +12,7 @@
 #include <utility>
 
 #include "common/kernel.hpp"
-#include "opencl_cl.h"
+#include "atan_opencl_cl.h"
 
 namespace oprig::opsuite {
 namespace {

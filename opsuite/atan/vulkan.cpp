@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "common/kernel.hpp"
-#include "vulkan_spv.h"
+#include "atan_vulkan_spv.h"
 
 namespace oprig::opsuite {
 

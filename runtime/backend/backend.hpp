@@ -50,6 +50,32 @@ class DeviceBuffer {
   virtual bool guards_intact() const = 0;
 };
 
+// An ordered stream of device work, for running graphs with operands resident
+// in device memory: kernels are enqueued without waiting for each one, and
+// copies, writes and reads are ordered after everything enqueued before them.
+// read() returns once the bytes are on the host (it waits for the work before
+// it). Methods without a status throw std::runtime_error when the device
+// refuses. One stream is used by one thread at a time; several streams of one
+// backend may be used from several threads.
+class DeviceStream {
+ public:
+  virtual ~DeviceStream() = default;
+  // Starts impl.execute for one kernel instance. A kernel instance is never
+  // enqueued twice before the stream has waited for the first (a stream that
+  // batches work waits first when asked to), so a kernel may update its own
+  // state (descriptor sets, kernel arguments) at every execute.
+  virtual oprig_status enqueue(const oprig_implementation_v1& impl, oprig_kernel* kernel,
+                               std::span<const oprig_tensor> inputs,
+                               std::span<const oprig_tensor> outputs) = 0;
+  // Device-to-device copy of the first `bytes` of the tensors.
+  virtual void copy(const DeviceBuffer& src, DeviceBuffer& dst, size_t bytes) = 0;
+  virtual void write(DeviceBuffer& dst, std::span<const std::byte> src) = 0;
+  virtual void read(const DeviceBuffer& src, std::span<std::byte> dst) = 0;
+  // Waits for everything enqueued; the status of the first kernel that failed
+  // on the device since the last finish(), else OK.
+  virtual oprig_status finish() = 0;
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -70,6 +96,11 @@ class Backend {
                                std::span<const oprig_tensor> inputs,
                                std::span<const oprig_tensor> outputs,
                                ExecTiming& timing) = 0;
+
+  // A stream for graph execution. The default runs each kernel with
+  // execute() (waiting for it) and copies device to device through the host;
+  // backends with a queue (opencl, vulkan) batch instead.
+  virtual std::unique_ptr<DeviceStream> open_stream();
 };
 
 // Names of the backend kinds: "cpu", "opencl", "vulkan", "dsp".

@@ -1,7 +1,7 @@
 // Preparing a model for a backend and executing it.
 //
 //   Model m = load_model("m.json", packages);            // validates; throws ModelError
-//   PreparedModel p = prepare(m, {&dsp, &cpu});           // placement, kernels, memory plan
+//   PreparedModel p = prepare(m, {&dsp, &cpu}, {&builtins}); // placement, kernels, memory plan
 //   ExecutionResult r = p.execute(inputs, {.loop_timeout = 200ms});
 //   if (r.status == ExecutionStatus::kMissedDeadline) ...  // no output is valid
 //
@@ -11,7 +11,8 @@
 // package op) from a pool guarded by a mutex, and returns it afterwards, so
 // a kernel instance is only ever used by one thread at a time (the ABI's
 // rule) and sequential executions reuse prepared kernels and buffers.
-// Device backends (opencl, vulkan) are driven under one mutex per backend.
+// On device backends (opencl, vulkan) each execution state owns a
+// DeviceStream and the device buffers its operands live in.
 // The backends passed to prepare() must outlive the PreparedModel.
 #pragma once
 
@@ -27,6 +28,7 @@
 #include <string_view>
 #include <vector>
 
+#include "graph/builtin_kernel_map.hpp"
 #include "graph/model.hpp"
 #include "oprig/oprig_package.h"
 
@@ -52,6 +54,26 @@ struct HostTensor {
 struct BackendSet {
   Backend* target = nullptr;
   Backend* cpu = nullptr;
+};
+
+struct PrepareOptions {
+  // Device kernels of built-in operations (builtin_kernel_map.hpp); nullptr:
+  // built-ins run on the host and control flow is placed on the target when
+  // its package ops are (the placement of oprig before device built-ins).
+  // Must outlive the PreparedModel.
+  const BuiltinKernelMap* builtin_kernels = nullptr;
+};
+
+// Where one operation of one subgraph runs, as prepare() placed it. A
+// subgraph may be planned twice (on the target and on cpu) when control flow
+// on both reaches it; each plan lists its operations.
+struct OperationPlacement {
+  uint32_t subgraph = 0;
+  uint32_t operation = 0;
+  std::string op_name;  // "ADD", "WHILE", "org.oprig.opsuite:Atan"
+  std::string backend;  // where it runs: "vulkan", "cpu" (host built-ins and fallbacks); IF/WHILE: the
+                        // target only when everything under them runs there
+  std::string kernel;   // a built-in on a device: the package op that computes it; else empty
 };
 
 // Thrown by prepare() when a model cannot run on the backends at all (e.g. a
@@ -106,6 +128,18 @@ struct ExecutionOptions {
   OperandObserver observer;                 // optional per-operand dump hook (slows execution)
 };
 
+// Bytes that crossed between host and device memory in one execution
+// (opencl, vulkan; always zero on cpu and dsp, whose kernels take host
+// memory). Values stay resident in device memory between device operations
+// and loop iterations; they cross at placement boundaries (inputs up,
+// outputs down, a host operation's inputs down), for every IF/WHILE
+// condition read on the host, and for every operand an observer dumps.
+struct TransferStats {
+  uint64_t uploads = 0, upload_bytes = 0;
+  uint64_t downloads = 0, download_bytes = 0;
+  uint64_t device_copies = 0;  // device-to-device (loop-carried initial values)
+};
+
 struct ExecutionResult {
   ExecutionStatus status = ExecutionStatus::kOk;
   std::string message;              // empty when kOk
@@ -113,6 +147,7 @@ struct ExecutionResult {
   Nanoseconds loop_timeout{0};      // the timeout that applied (after clamping)
   uint64_t loop_iterations = 0;     // WHILE body runs, all loops together
   Nanoseconds elapsed{0};
+  TransferStats transfers;
 };
 
 class PreparedModel {
@@ -122,6 +157,8 @@ class PreparedModel {
   // Why operations or control flow run somewhere other than the target, one
   // line each, e.g. "subgraph 0 operation 2 (WHILE) runs on cpu: ...".
   const std::vector<std::string>& placement_notes() const;
+  // Every planned operation and where it runs, in plan order.
+  const std::vector<OperationPlacement>& placements() const;
   MemoryStats memory_stats() const;
   const Model& model() const;
   std::string_view target_name() const;
@@ -129,13 +166,17 @@ class PreparedModel {
   size_t execution_states() const;
 
  private:
-  friend PreparedModel prepare(const Model& model, const BackendSet& backends);
+  friend PreparedModel prepare(const Model& model, const BackendSet& backends, const PrepareOptions& options);
   std::shared_ptr<PreparedImpl> impl_;
 };
 
-// Partitions (control flow goes to the target only if the target supports
-// every package op in every subgraph it references, recursively), creates one
-// kernel instance per package op, and plans memory. Throws PrepareError.
-PreparedModel prepare(const Model& model, const BackendSet& backends);
+// Partitions, creates one kernel instance per package op (and per built-in
+// placed on a device), and plans memory. With a built-in kernel map, a
+// built-in runs on the target when the target has its kernel, and control
+// flow goes to the target only if every operation (built-in or package op) in
+// every subgraph it references, recursively, runs there; without one, only
+// package ops decide. Otherwise the operation runs on cpu and
+// placement_notes() says why. Throws PrepareError.
+PreparedModel prepare(const Model& model, const BackendSet& backends, const PrepareOptions& options = {});
 
 }  // namespace oprig::graph

@@ -59,4 +59,16 @@ bool slice_output_dims(const int64_t* dims, size_t rank, const int32_t* begin, c
   return true;
 }
 
+std::optional<std::vector<int64_t>> broadcast(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
+  const size_t rank = std::max(a.size(), b.size());
+  std::vector<int64_t> out(rank);
+  for (size_t k = 0; k < rank; ++k) {
+    const int64_t da = k < a.size() ? a[a.size() - 1 - k] : 1;
+    const int64_t db = k < b.size() ? b[b.size() - 1 - k] : 1;
+    if (da != db && da != 1 && db != 1) return std::nullopt;
+    out[rank - 1 - k] = da == 1 ? db : da;
+  }
+  return out;
+}
+
 }  // namespace oprig::graph::shape_rules

@@ -25,6 +25,11 @@ bool dims_compatible(const std::optional<std::vector<int64_t>>& a, const std::op
 bool broadcast_declared(const std::optional<std::vector<int64_t>>& a, const std::optional<std::vector<int64_t>>& b,
                         std::optional<std::vector<int64_t>>* result);
 
+// NNAPI broadcasting of two real shapes, as the host kernels apply it
+// (trailing alignment; equal or 1; a zero-sized dimension pairs with 0 or 1
+// and gives 0). nullopt: incompatible.
+std::optional<std::vector<int64_t>> broadcast(const std::vector<int64_t>& a, const std::vector<int64_t>& b);
+
 // Checks a built-in (not IF/WHILE) against its operands' declarations.
 // On failure sets *why and *culprit (index into inputs, then outputs; -1 none).
 bool check_builtin(BuiltinOp op, const std::vector<const Operand*>& inputs, const std::vector<const Operand*>& outputs,

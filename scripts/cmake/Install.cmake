@@ -6,7 +6,7 @@
 # Installed layout (the oprig binary finds its data relative to itself):
 #   bin/oprig
 #   include/oprig/oprig_package.h, include/oprig/hvx_sim/*.hpp
-#   lib/oprig/liboprig_opsuite*.so, libcom_example_fibonacci.so
+#   lib/oprig/liboprig_opsuite*.so, liboprig_builtins*.so, libcom_example_fibonacci.so
 #   <libdir>/liboprig_hvx_sim.a, <libdir>/cmake/oprig/, <libdir>/pkgconfig/oprig.pc
 #   share/oprig/opsuite/ (specs, plans, suites), share/oprig/golden/, share/oprig/scripts/
 include(GNUInstallDirs)
@@ -15,10 +15,13 @@ include(CMakePackageConfigHelpers)
 install(TARGETS oprig RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(FILES ${PROJECT_SOURCE_DIR}/runtime/include/oprig/oprig_package.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/oprig)
 
-set(opsuite_libraries oprig_opsuite com_example_fibonacci)
+set(opsuite_libraries oprig_opsuite com_example_fibonacci oprig_builtins)
 foreach(backend IN ITEMS cpu opencl vulkan dsp)
   if(TARGET oprig_opsuite_${backend})
     list(APPEND opsuite_libraries oprig_opsuite_${backend})
+  endif()
+  if(TARGET oprig_builtins_${backend})
+    list(APPEND opsuite_libraries oprig_builtins_${backend})
   endif()
 endforeach()
 install(TARGETS ${opsuite_libraries} LIBRARY DESTINATION lib/oprig)

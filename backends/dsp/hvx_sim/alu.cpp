@@ -26,6 +26,13 @@ Vec sub_sat(const Vec& a, const Vec& b) {
   return lanewise<Lane>(a, b, [](Lane x, Lane y) { return lane::saturate<Lane>(int64_t{x} - y); });
 }
 
+Vec add_wrap_w(const Vec& a, const Vec& b, bool subtract) {
+  return lanewise<int32_t>(a, b, [subtract](int32_t x, int32_t y) {
+    const auto ux = static_cast<uint32_t>(x), uy = static_cast<uint32_t>(y);
+    return static_cast<int32_t>(subtract ? ux - uy : ux + uy);
+  });
+}
+
 template <typename Lane>
 Vec min_of(const Vec& a, const Vec& b) {
   return lanewise<Lane>(a, b, [](Lane x, Lane y) { return std::min(x, y); });
@@ -64,6 +71,8 @@ OPRIG_HVX_ALU2(add_sat_h, add_sat<int16_t>(a, b))
 OPRIG_HVX_ALU2(sub_sat_h, sub_sat<int16_t>(a, b))
 OPRIG_HVX_ALU2(add_sat_w, add_sat<int32_t>(a, b))
 OPRIG_HVX_ALU2(sub_sat_w, sub_sat<int32_t>(a, b))
+OPRIG_HVX_ALU2(add_w, add_wrap_w(a, b, false))
+OPRIG_HVX_ALU2(sub_w, add_wrap_w(a, b, true))
 OPRIG_HVX_ALU2(min_ub, min_of<uint8_t>(a, b))
 OPRIG_HVX_ALU2(max_ub, max_of<uint8_t>(a, b))
 OPRIG_HVX_ALU2(min_b, min_of<int8_t>(a, b))
@@ -88,6 +97,7 @@ OPRIG_HVX_CMP(cmp_gt_b, int8_t, >)
 OPRIG_HVX_CMP(cmp_gt_h, int16_t, >)
 OPRIG_HVX_CMP(cmp_gt_w, int32_t, >)
 OPRIG_HVX_CMP(cmp_eq_b, int8_t, ==)
+OPRIG_HVX_CMP(cmp_eq_w, int32_t, ==)
 #undef OPRIG_HVX_CMP
 
 Vec Core::mux(const Pred& q, const Vec& a, const Vec& b) {

@@ -85,6 +85,10 @@ class Core {
   Vec sub_sat_h(const Vec& a, const Vec& b);
   Vec add_sat_w(const Vec& a, const Vec& b);
   Vec sub_sat_w(const Vec& a, const Vec& b);
+  // Wrap-around (two's complement) add/sub of 32-bit lanes: HVX vadd/vsub .w
+  // without :sat, what an INT_32 loop counter needs.
+  Vec add_w(const Vec& a, const Vec& b);
+  Vec sub_w(const Vec& a, const Vec& b);
 
   // ---- min/max (ALU) ----
   Vec min_ub(const Vec& a, const Vec& b);
@@ -104,6 +108,7 @@ class Core {
   Pred cmp_gt_h(const Vec& a, const Vec& b);
   Pred cmp_gt_w(const Vec& a, const Vec& b);
   Pred cmp_eq_b(const Vec& a, const Vec& b);
+  Pred cmp_eq_w(const Vec& a, const Vec& b);
   // Byte-wise select: q ? a : b (vmux).
   Vec mux(const Pred& q, const Vec& a, const Vec& b);
 
@@ -129,6 +134,10 @@ class Core {
   // +inf, INT32_MIN*INT32_MIN saturating to INT32_MAX. On HVX a vmpye and a
   // dependent vmpyo:<<1:rnd:sat: charged as two dependent MULTIPLY ops.
   Vec srdhm_w(const Vec& a, const Vec& b);
+  // The low 32 bits of the 32 x 32 product per lane (wrap-around). On HVX a
+  // vmpyieo and a dependent vmpyie accumulate: charged as two dependent
+  // MULTIPLY ops, like srdhm_w.
+  Vec mpyi_w(const Vec& a, const Vec& b);
   // RoundingDivideByPOT: x / 2^exponent rounded to nearest, ties away from
   // zero; exponent 0..31. On HVX a shift plus a remainder compare and an add:
   // charged as SHIFT and ALU in parallel, then a dependent ALU.

@@ -90,4 +90,15 @@ Vec Core::srdhm_w(const Vec& a, const Vec& b) {
   return r;
 }
 
+Vec Core::mpyi_w(const Vec& a, const Vec& b) {
+  Vec r;
+  for (size_t i = 0; i < Vec::lanes<int32_t>(); ++i)
+    r.set_lane<int32_t>(i, static_cast<int32_t>(static_cast<uint32_t>(a.lane<int32_t>(i)) *
+                                                static_cast<uint32_t>(b.lane<int32_t>(i))));
+  // vmpyieo, then vmpyie accumulating into its result.
+  const Stamp first = issue(Resource::kMultiply, 1, {a.stamp, b.stamp});
+  r.stamp = issue(Resource::kMultiply, 1, {first, a.stamp, b.stamp});
+  return r;
+}
+
 }  // namespace oprig::hvx

@@ -1,0 +1,114 @@
+#include "models/builtin_kernels.hpp"
+
+#include <cstdlib>
+#include <cstring>
+
+#include "runner/suite.hpp"
+
+namespace oprig::harness::models {
+namespace {
+
+using graph::BuiltinOp;
+
+graph::Param enum_index(const char* name, uint32_t index) {
+  graph::Param p;
+  p.name = name;
+  p.dtype = OPRIG_DTYPE_UINT_32;  // the specs' enumeration type: the value's index
+  p.data.resize(sizeof index);
+  std::memcpy(p.data.data(), &index, sizeof index);
+  return p;
+}
+
+bool any_quantised(std::span<const graph::Operand* const> operands) {
+  for (const graph::Operand* o : operands)
+    if (o->scale != 0) return true;
+  return false;
+}
+
+bool any_of_type(std::span<const graph::Operand* const> operands, oprig_dtype dtype) {
+  for (const graph::Operand* o : operands)
+    if (o->dtype == dtype) return true;
+  return false;
+}
+
+}  // namespace
+
+std::filesystem::path default_builtins_package_path() {
+  if (const char* env = std::getenv("OPRIG_BUILTINS_PACKAGE")) return env;
+  if (auto p = installed_path("lib/oprig/liboprig_builtins.so"); !p.empty()) return p;
+  return OPRIG_BUILT_BUILTINS_PATH;
+}
+
+OpsuiteBuiltinKernels::OpsuiteBuiltinKernels(const std::filesystem::path& opsuite_package,
+                                             const std::filesystem::path& builtins_package)
+    : opsuite_(Package::load(opsuite_package)), builtins_(Package::load(builtins_package)) {}
+
+std::unique_ptr<OpsuiteBuiltinKernels> OpsuiteBuiltinKernels::bundled() {
+  return std::make_unique<OpsuiteBuiltinKernels>(default_package_path(), default_builtins_package_path());
+}
+
+std::optional<graph::DeviceKernel> OpsuiteBuiltinKernels::kernel_for(BuiltinOp op,
+                                                                      std::span<const graph::Operand* const> inputs,
+                                                                      std::span<const graph::Operand* const> outputs,
+                                                                      std::string* why) const {
+  graph::DeviceKernel k;
+  auto in_builtins = [&](const char* name) {
+    k.package = builtins_.get();
+    k.op = name;
+  };
+  const bool quantised = any_quantised(inputs) || any_quantised(outputs);
+  // Comparisons of quantised operands compare real values (scales may
+  // differ); the device kernels compare stored values.
+  const bool comparison = op == BuiltinOp::kLess || op == BuiltinOp::kLessEqual || op == BuiltinOp::kGreater ||
+                          op == BuiltinOp::kGreaterEqual || op == BuiltinOp::kEqual || op == BuiltinOp::kNotEqual;
+  if (comparison && (quantised || any_of_type(inputs, OPRIG_DTYPE_FLOAT_16))) {
+    *why = quantised ? "quantised operands are compared by real value on the host"
+                     : "FLOAT_16 comparisons are computed on the host";
+    return std::nullopt;
+  }
+  switch (op) {
+    case BuiltinOp::kAdd:
+    case BuiltinOp::kSub:
+    case BuiltinOp::kMul:
+      if (quantised) {
+        *why = "quantised arithmetic keeps the built-in's requantisation on the host";
+        return std::nullopt;
+      }
+      // The device kernels take two operands and no fused activation, and
+      // compute FLOAT_16 their own way: only the two-operand form on
+      // FLOAT_32 / INT_32 is known to compute exactly what the host does.
+      if (inputs.size() != 2) {
+        *why = "the fused-activation operand has no device kernel yet";
+        return std::nullopt;
+      }
+      if (any_of_type(inputs, OPRIG_DTYPE_FLOAT_16)) {
+        *why = "FLOAT_16 arithmetic is computed on the host (rounded once from fp32, as NNAPI's reference does)";
+        return std::nullopt;
+      }
+      k.package = opsuite_.get();
+      k.op = "ElementwiseBinary";
+      k.params.push_back(enum_index("operation", op == BuiltinOp::kAdd ? 0 : op == BuiltinOp::kSub ? 1 : 2));
+      return k;
+    case BuiltinOp::kLess: in_builtins("Compare"); k.params.push_back(enum_index("operation", 0)); return k;
+    case BuiltinOp::kLessEqual: in_builtins("Compare"); k.params.push_back(enum_index("operation", 1)); return k;
+    case BuiltinOp::kGreater: in_builtins("Compare"); k.params.push_back(enum_index("operation", 2)); return k;
+    case BuiltinOp::kGreaterEqual: in_builtins("Compare"); k.params.push_back(enum_index("operation", 3)); return k;
+    case BuiltinOp::kEqual: in_builtins("Compare"); k.params.push_back(enum_index("operation", 4)); return k;
+    case BuiltinOp::kNotEqual: in_builtins("Compare"); k.params.push_back(enum_index("operation", 5)); return k;
+    case BuiltinOp::kLogicalAnd: in_builtins("Logical"); k.params.push_back(enum_index("operation", 0)); return k;
+    case BuiltinOp::kLogicalOr: in_builtins("Logical"); k.params.push_back(enum_index("operation", 1)); return k;
+    case BuiltinOp::kLogicalNot: in_builtins("LogicalNot"); return k;
+    case BuiltinOp::kCast:
+      if (quantised) {
+        *why = "a quantised CAST keeps the built-in's requantisation on the host";
+        return std::nullopt;
+      }
+      in_builtins("Cast");
+      return k;
+    default:
+      *why = "the opsuite has no kernel for it";
+      return std::nullopt;
+  }
+}
+
+}  // namespace oprig::harness::models

@@ -1,0 +1,120 @@
+// org.oprig.builtins for the opencl backend: Compare, Logical, LogicalNot and
+// Cast, one work-item per output element, with the semantics of builtins.hpp
+// (the graph runtime's host kernels). FLOAT_32 comparisons and the test for
+// zero use the bits, so a device that flushes denormals still compares them
+// as IEEE does. Two-input ops broadcast through the merged iteration space of
+// common/broadcast.hpp.
+
+#define OPRIG_BROADCAST_ARGS const ulong n, const int merged, const long8 dims, const long8 a_strides, \
+                             const long8 b_strides
+
+inline void offsets(ulong i, const int merged, const long8 dims, const long8 a_strides, const long8 b_strides,
+                    ulong* a_off, ulong* b_off) {
+  const long d[8] = {dims.s0, dims.s1, dims.s2, dims.s3, dims.s4, dims.s5, dims.s6, dims.s7};
+  const long sa[8] = {a_strides.s0, a_strides.s1, a_strides.s2, a_strides.s3,
+                      a_strides.s4, a_strides.s5, a_strides.s6, a_strides.s7};
+  const long sb[8] = {b_strides.s0, b_strides.s1, b_strides.s2, b_strides.s3,
+                      b_strides.s4, b_strides.s5, b_strides.s6, b_strides.s7};
+  ulong a = 0, b = 0;
+  for (int k = merged - 1; k >= 0; --k) {
+    const ulong c = i % (ulong)d[k];
+    i /= (ulong)d[k];
+    a += c * (ulong)sa[k];
+    b += c * (ulong)sb[k];
+  }
+  *a_off = a;
+  *b_off = b;
+}
+
+// LESS, LESS_EQUAL, GREATER, GREATER_EQUAL, EQUAL, NOT_EQUAL on ordered keys.
+inline uchar compare_keys(const int op, const long x, const long y) {
+  switch (op) {
+    case 0: return x < y;
+    case 1: return x <= y;
+    case 2: return x > y;
+    case 3: return x >= y;
+    case 4: return x == y;
+    default: return x != y;
+  }
+}
+
+// The order of fp32 bits as a signed key: -0 and +0 meet at 0.
+inline long float_key(const uint bits) {
+  return (bits & 0x80000000u) ? -(long)(bits & 0x7fffffffu) : (long)bits;
+}
+
+kernel void compare_i32(global const int* a, global const int* b, global uchar* y, const int op,
+                        OPRIG_BROADCAST_ARGS) {
+  const ulong i = get_global_id(0);
+  if (i >= n) return;
+  ulong ao, bo;
+  offsets(i, merged, dims, a_strides, b_strides, &ao, &bo);
+  y[i] = compare_keys(op, a[ao], b[bo]);
+}
+
+kernel void compare_f32(global const uint* a, global const uint* b, global uchar* y, const int op,
+                        OPRIG_BROADCAST_ARGS) {
+  const ulong i = get_global_id(0);
+  if (i >= n) return;
+  ulong ao, bo;
+  offsets(i, merged, dims, a_strides, b_strides, &ao, &bo);
+  const uint x = a[ao], z = b[bo];
+  const bool nan = (x & 0x7fffffffu) > 0x7f800000u || (z & 0x7fffffffu) > 0x7f800000u;
+  y[i] = nan ? (uchar)(op == 5) : compare_keys(op, float_key(x), float_key(z));
+}
+
+kernel void compare_b8(global const uchar* a, global const uchar* b, global uchar* y, const int op,
+                       OPRIG_BROADCAST_ARGS) {
+  const ulong i = get_global_id(0);
+  if (i >= n) return;
+  ulong ao, bo;
+  offsets(i, merged, dims, a_strides, b_strides, &ao, &bo);
+  y[i] = compare_keys(op, a[ao], b[bo]);
+}
+
+kernel void logical(global const uchar* a, global const uchar* b, global uchar* y, const int op,
+                    OPRIG_BROADCAST_ARGS) {
+  const ulong i = get_global_id(0);
+  if (i >= n) return;
+  ulong ao, bo;
+  offsets(i, merged, dims, a_strides, b_strides, &ao, &bo);
+  const bool x = a[ao] != 0, z = b[bo] != 0;
+  y[i] = op == 0 ? (x && z) : (x || z);
+}
+
+kernel void logical_not(global const uchar* a, global uchar* y, const ulong n) {
+  const ulong i = get_global_id(0);
+  if (i < n) y[i] = a[i] == 0;
+}
+
+// Type codes: oprig_dtype (FLOAT_32 2, INT_8 4, INT_32 6, UINT_8 8, BOOL_8 12).
+kernel void cast(global const uchar* x, global uchar* y, const int from, const int to, const ulong n) {
+  const ulong i = get_global_id(0);
+  if (i >= n) return;
+  if (from == 2) {
+    const uint bits = ((global const uint*)x)[i];
+    const float v = as_float(bits);
+    switch (to) {
+      case 2: ((global uint*)y)[i] = bits; break;
+      case 6: ((global int*)y)[i] = convert_int_sat_rtz(v); break;  // NaN -> 0
+      case 8: y[i] = convert_uchar_sat_rtz(v); break;
+      case 4: ((global char*)y)[i] = convert_char_sat_rtz(v); break;
+      default: y[i] = (bits & 0x7fffffffu) != 0u; break;
+    }
+    return;
+  }
+  int v;
+  switch (from) {
+    case 6: v = ((global const int*)x)[i]; break;
+    case 8: v = x[i]; break;
+    case 4: v = ((global const char*)x)[i]; break;
+    default: v = x[i] != 0; break;
+  }
+  switch (to) {
+    case 2: ((global float*)y)[i] = convert_float_rte(v); break;
+    case 6: ((global int*)y)[i] = v; break;
+    case 8: y[i] = (uchar)clamp(v, 0, 255); break;
+    case 4: ((global char*)y)[i] = (char)clamp(v, -128, 127); break;
+    default: y[i] = v != 0; break;
+  }
+}

@@ -1,0 +1,113 @@
+// ElementwiseBinary for the opencl backend: one work-item per output element,
+// NumPy broadcasting through the merged iteration space of
+// common/broadcast.hpp (dims and element strides per input, 0 where an input
+// repeats), the operation chosen per launch (uniform across work-items).
+//
+// FLOAT_32: ADD, SUB, MUL are IEEE-correctly rounded in OpenCL C; DIV is when
+// the program is built with -cl-fp32-correctly-rounded-divide-sqrt (the host
+// asks for it, and refuses DIV where the device cannot); POW is computed in
+// double and rounded once (needs cl_khr_fp64: the host defines OPRIG_FP64).
+// MAX/MIN propagate NaN and otherwise select, as the cpu kernel does.
+// FLOAT_16: widened to float by vload_half, computed as FLOAT_32, rounded
+// once to nearest even by vstore_half_rte. INT_32: ADD, SUB, MUL wrap (done
+// in uint), DIV truncates (by 0 gives 0, INT_MIN / -1 wraps), POW by
+// squaring modulo 2^32 (the cpu's repeated product, in log steps), a negative
+// exponent giving the truncated quotient.
+
+#ifdef OPRIG_FP64
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+
+#define OP_ADD 0
+#define OP_SUB 1
+#define OP_MUL 2
+#define OP_DIV 3
+#define OP_MAX 4
+#define OP_MIN 5
+#define OP_POW 6
+
+// Offsets of output element i in a and b.
+inline void offsets(ulong i, const int merged, const long8 dims, const long8 a_strides, const long8 b_strides,
+                    ulong* a_off, ulong* b_off) {
+  const long d[8] = {dims.s0, dims.s1, dims.s2, dims.s3, dims.s4, dims.s5, dims.s6, dims.s7};
+  const long sa[8] = {a_strides.s0, a_strides.s1, a_strides.s2, a_strides.s3,
+                      a_strides.s4, a_strides.s5, a_strides.s6, a_strides.s7};
+  const long sb[8] = {b_strides.s0, b_strides.s1, b_strides.s2, b_strides.s3,
+                      b_strides.s4, b_strides.s5, b_strides.s6, b_strides.s7};
+  ulong a = 0, b = 0;
+  for (int k = merged - 1; k >= 0; --k) {
+    const ulong c = i % (ulong)d[k];
+    i /= (ulong)d[k];
+    a += c * (ulong)sa[k];
+    b += c * (ulong)sb[k];
+  }
+  *a_off = a;
+  *b_off = b;
+}
+
+inline float apply_f32(const int op, const float a, const float b) {
+  switch (op) {
+    case OP_ADD: return a + b;
+    case OP_SUB: return a - b;
+    case OP_MUL: return a * b;
+    case OP_DIV: return a / b;
+    case OP_MAX: return (isnan(a) || isnan(b)) ? a + b : (a > b ? a : b);
+    case OP_MIN: return (isnan(a) || isnan(b)) ? a + b : (a < b ? a : b);
+#ifdef OPRIG_FP64
+    case OP_POW: return (float)pow((double)a, (double)b);
+#endif
+  }
+  return NAN;
+}
+
+inline int int_pow(const int base, const int exponent) {
+  if (exponent < 0) return base == 1 ? 1 : base == -1 ? ((exponent & 1) == 0 ? 1 : -1) : 0;
+  uint result = 1u, square = as_uint(base);
+  for (uint e = (uint)exponent; e != 0u; e >>= 1) {
+    if (e & 1u) result *= square;
+    square *= square;
+  }
+  return as_int(result);
+}
+
+inline int apply_i32(const int op, const int a, const int b) {
+  const uint ua = as_uint(a), ub = as_uint(b);
+  switch (op) {
+    case OP_ADD: return as_int(ua + ub);
+    case OP_SUB: return as_int(ua - ub);
+    case OP_MUL: return as_int(ua * ub);
+    case OP_DIV: return b == 0 ? 0 : (b == -1 ? as_int(0u - ua) : a / b);
+    case OP_MAX: return max(a, b);
+    case OP_MIN: return min(a, b);
+    case OP_POW: return int_pow(a, b);
+  }
+  return 0;
+}
+
+#define OPRIG_BINARY_ARGS                                                                         \
+  const int op, const ulong n, const int merged, const long8 dims, const long8 a_strides, \
+      const long8 b_strides
+
+kernel void binary_f32(global const float* a, global const float* b, global float* y, OPRIG_BINARY_ARGS) {
+  const ulong i = get_global_id(0);
+  if (i >= n) return;
+  ulong ao, bo;
+  offsets(i, merged, dims, a_strides, b_strides, &ao, &bo);
+  y[i] = apply_f32(op, a[ao], b[bo]);
+}
+
+kernel void binary_f16(global const half* a, global const half* b, global half* y, OPRIG_BINARY_ARGS) {
+  const ulong i = get_global_id(0);
+  if (i >= n) return;
+  ulong ao, bo;
+  offsets(i, merged, dims, a_strides, b_strides, &ao, &bo);
+  vstore_half_rte(apply_f32(op, vload_half(ao, a), vload_half(bo, b)), i, y);
+}
+
+kernel void binary_i32(global const int* a, global const int* b, global int* y, OPRIG_BINARY_ARGS) {
+  const ulong i = get_global_id(0);
+  if (i >= n) return;
+  ulong ao, bo;
+  offsets(i, merged, dims, a_strides, b_strides, &ao, &bo);
+  y[i] = apply_i32(op, a[ao], b[bo]);
+}

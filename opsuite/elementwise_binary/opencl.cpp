@@ -1,0 +1,158 @@
+// ElementwiseBinary on the opencl backend: host side of opencl.cl. create()
+// takes the shared program for the host's context and makes this instance's
+// three kernels; prepare() plans the broadcast (common/broadcast.hpp) and
+// refuses what the device cannot compute exactly enough (FLOAT DIV without
+// correctly rounded division, POW without fp64); execute() sets the
+// arguments and enqueues one NDRange without waiting.
+#include <CL/cl.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <new>
+#include <string>
+
+#include "common/broadcast.hpp"
+#include "common/kernel.hpp"
+#include "common/opencl_program.hpp"
+#include "elementwise_binary_opencl_cl.h"
+
+namespace oprig::opsuite {
+
+extern const KernelOps oprig_elementwise_binary__opencl;
+
+namespace {
+
+enum Op { kAdd, kSub, kMul, kDiv, kMax, kMin, kPow };
+
+struct BinaryOpenCL : KernelBase {
+  cl_command_queue queue = nullptr;
+  cl_kernel f32 = nullptr, f16 = nullptr, i32 = nullptr;
+  int op = kAdd;
+  bool fp64 = false;
+  bool exact_divide = false;
+  uint32_t dtype = OPRIG_DTYPE_INVALID;  // from the last prepare
+  BroadcastPlan plan;
+  ~BinaryOpenCL() {
+    for (cl_kernel k : {f32, f16, i32})
+      if (k != nullptr) clReleaseKernel(k);
+  }
+};
+
+oprig_status create(const oprig_backend_context* ctx, const oprig_param* params, size_t num_params,
+                    oprig_kernel** out_kernel) {
+  *out_kernel = nullptr;
+  if (ctx->cl_context == nullptr || ctx->cl_device == nullptr || ctx->cl_queue == nullptr)
+    return OPRIG_STATUS_INVALID_ARGUMENT;
+  const std::optional<int> op =
+      enum_param(params, num_params, "operation", {"ADD", "SUB", "MUL", "DIV", "MAX", "MIN", "POW"});
+  if (!op || *op < 0) return OPRIG_STATUS_INVALID_ARGUMENT;
+  cl_context context = static_cast<cl_context>(ctx->cl_context);
+  cl_device_id device = static_cast<cl_device_id>(ctx->cl_device);
+  const bool fp64 = device_has_fp64(device);
+  const bool exact_divide = device_divides_correctly(device);
+  std::string options = "-cl-std=CL1.2";
+  if (fp64) options += " -D OPRIG_FP64=1";
+  if (exact_divide) options += " -cl-fp32-correctly-rounded-divide-sqrt";
+  cl_program program = cached_program(context, device, elementwise_binary_opencl_source,
+                                      elementwise_binary_opencl_source_size, options, "ElementwiseBinary");
+  if (program == nullptr) return OPRIG_STATUS_BACKEND_ERROR;
+  auto* k = new (std::nothrow) BinaryOpenCL;
+  if (k == nullptr) return OPRIG_STATUS_OUT_OF_MEMORY;
+  k->ops = &oprig_elementwise_binary__opencl;
+  k->queue = static_cast<cl_command_queue>(ctx->cl_queue);
+  k->op = *op;
+  k->fp64 = fp64;
+  k->exact_divide = exact_divide;
+  cl_int e1 = CL_SUCCESS, e2 = CL_SUCCESS, e3 = CL_SUCCESS;
+  k->f32 = clCreateKernel(program, "binary_f32", &e1);
+  k->f16 = clCreateKernel(program, "binary_f16", &e2);
+  k->i32 = clCreateKernel(program, "binary_i32", &e3);
+  if (e1 != CL_SUCCESS || e2 != CL_SUCCESS || e3 != CL_SUCCESS) {
+    delete k;
+    return OPRIG_STATUS_BACKEND_ERROR;
+  }
+  *out_kernel = to_handle(k);
+  return OPRIG_STATUS_OK;
+}
+
+oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t num_inputs, oprig_tensor* outputs,
+                     size_t num_outputs) {
+  if (num_inputs != 2 || num_outputs != 1 || inputs == nullptr || outputs == nullptr)
+    return OPRIG_STATUS_INVALID_ARGUMENT;
+  auto* k = from_handle<BinaryOpenCL>(handle);
+  k->dtype = OPRIG_DTYPE_INVALID;
+  const uint32_t dtype = inputs[0].dtype;
+  if (dtype != OPRIG_DTYPE_FLOAT_32 && dtype != OPRIG_DTYPE_FLOAT_16 && dtype != OPRIG_DTYPE_INT_32)
+    return OPRIG_STATUS_UNSUPPORTED;
+  if (inputs[1].dtype != dtype || outputs[0].dtype != dtype) return OPRIG_STATUS_INVALID_ARGUMENT;
+  if (inputs[0].scale != 0 || inputs[1].scale != 0 || outputs[0].scale != 0) return OPRIG_STATUS_UNSUPPORTED;
+  const bool floating = dtype != OPRIG_DTYPE_INT_32;
+  if (floating && k->op == kDiv && !k->exact_divide) return OPRIG_STATUS_UNSUPPORTED;
+  if (floating && k->op == kPow && !k->fp64) return OPRIG_STATUS_UNSUPPORTED;
+  if (!plan_broadcast(inputs[0], inputs[1], &k->plan)) return OPRIG_STATUS_INVALID_ARGUMENT;
+  outputs[0].rank = k->plan.rank;
+  std::copy(k->plan.out_dims, k->plan.out_dims + OPRIG_MAX_RANK, outputs[0].dims);
+  k->dtype = dtype;
+  return OPRIG_STATUS_OK;
+}
+
+oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t num_inputs, const oprig_tensor* outputs,
+                     size_t num_outputs, oprig_execute_info* info) {
+  if (num_inputs != 2 || num_outputs != 1 || inputs == nullptr || outputs == nullptr || info == nullptr)
+    return OPRIG_STATUS_INVALID_ARGUMENT;
+  info->cl_first_event = nullptr;
+  info->cl_last_event = nullptr;
+  auto* k = from_handle<BinaryOpenCL>(handle);
+  if (k->dtype == OPRIG_DTYPE_INVALID) return OPRIG_STATUS_INVALID_ARGUMENT;  // not prepared
+  if (k->plan.count == 0) return OPRIG_STATUS_OK;
+  if (inputs[0].data == nullptr || inputs[1].data == nullptr || outputs[0].data == nullptr)
+    return OPRIG_STATUS_INVALID_ARGUMENT;
+  cl_kernel kernel = k->dtype == OPRIG_DTYPE_FLOAT_32 ? k->f32 : k->dtype == OPRIG_DTYPE_FLOAT_16 ? k->f16 : k->i32;
+  const cl_mem a = static_cast<cl_mem>(inputs[0].data);
+  const cl_mem b = static_cast<cl_mem>(inputs[1].data);
+  const cl_mem y = static_cast<cl_mem>(outputs[0].data);
+  const cl_int op = k->op;
+  const cl_ulong n = k->plan.count;
+  const cl_int merged = static_cast<cl_int>(k->plan.merged);
+  cl_long8 dims{}, a_strides{}, b_strides{};
+  for (uint32_t d = 0; d < k->plan.merged; ++d) {
+    dims.s[d] = k->plan.dims[d];
+    a_strides.s[d] = k->plan.a_strides[d];
+    b_strides.s[d] = k->plan.b_strides[d];
+  }
+  cl_int err = clSetKernelArg(kernel, 0, sizeof a, &a);
+  err |= clSetKernelArg(kernel, 1, sizeof b, &b);
+  err |= clSetKernelArg(kernel, 2, sizeof y, &y);
+  err |= clSetKernelArg(kernel, 3, sizeof op, &op);
+  err |= clSetKernelArg(kernel, 4, sizeof n, &n);
+  err |= clSetKernelArg(kernel, 5, sizeof merged, &merged);
+  err |= clSetKernelArg(kernel, 6, sizeof dims, &dims);
+  err |= clSetKernelArg(kernel, 7, sizeof a_strides, &a_strides);
+  err |= clSetKernelArg(kernel, 8, sizeof b_strides, &b_strides);
+  if (err != CL_SUCCESS) return OPRIG_STATUS_BACKEND_ERROR;
+  const size_t global = k->plan.count;
+  cl_event event = nullptr;
+  err = clEnqueueNDRangeKernel(k->queue, kernel, 1, nullptr, &global, nullptr, 0, nullptr, &event);
+  if (err == CL_OUT_OF_HOST_MEMORY) return OPRIG_STATUS_OUT_OF_MEMORY;
+  if (err != CL_SUCCESS) return OPRIG_STATUS_BACKEND_ERROR;
+  clRetainEvent(event);  // one reference per pointer handed to the host
+  info->cl_first_event = event;
+  info->cl_last_event = event;
+  return OPRIG_STATUS_OK;
+}
+
+void destroy(oprig_kernel* handle) { delete from_handle<BinaryOpenCL>(handle); }
+
+oprig_status cost(const oprig_kernel* handle, oprig_cost* out) {
+  const auto* k = from_handle<const BinaryOpenCL>(handle);
+  const uint64_t width = k->dtype == OPRIG_DTYPE_FLOAT_16 ? 2 : 4;
+  const uint64_t n = k->plan.count;
+  *out = {n, 2 * width * n, width * n};
+  return OPRIG_STATUS_OK;
+}
+
+}  // namespace
+
+const KernelOps oprig_elementwise_binary__opencl = {"ElementwiseBinary", create, prepare, execute, destroy, cost};
+
+}  // namespace oprig::opsuite

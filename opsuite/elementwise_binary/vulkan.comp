@@ -1,0 +1,119 @@
+#version 450
+// ElementwiseBinary, vulkan, FLOAT_32 and FLOAT_16 (spec constant kHalf):
+// ADD, SUB, MUL, DIV, MAX, MIN with NumPy broadcasting. (INT_32 is
+// vulkan_int.comp, which needs no Float64; POW on floats is refused: GLSL has
+// no accurate pow.)
+//
+// IEEE results on any driver, denormals included: some drivers (lavapipe
+// among them) flush fp32 denormals and cannot be asked not to, and GLSL's
+// float division may be 2.5 ulp off. So the operands are widened to double
+// (a denormal operand by integer arithmetic: its mantissa times 2^-149), the
+// operation is done in double (every result of two fp32 operands is a
+// normal double, and a double result rounded to fp32 is the correctly
+// rounded fp32 result for + - * /, since 53 >= 2*24 + 2), and rounded back to
+// fp32 by conversion where the result is normal and by integer rounding to
+// nearest even where it is an fp32 denormal. MAX/MIN select by the bits'
+// order (exact for denormals) and propagate NaN. FLOAT_16 elements are
+// widened to fp32 (exactly), computed as above, and rounded to fp16 once.
+//
+// Each invocation writes one 32-bit output word (one fp32 or two fp16
+// elements), so no two invocations share a word.
+
+layout(local_size_x_id = 0) in;
+layout(constant_id = 1) const bool kHalf = false;
+
+layout(std430, set = 0, binding = 0) readonly buffer A { uint a_words[]; };
+layout(std430, set = 0, binding = 1) readonly buffer B { uint b_words[]; };
+layout(std430, set = 0, binding = 2) buffer Y { uint y_words[]; };
+
+layout(push_constant) uniform Params {
+  uint op;       // 0 ADD, 1 SUB, 2 MUL, 3 DIV, 4 MAX, 5 MIN
+  uint count;    // output elements
+  uint merged;   // rank of the merged iteration space (common/broadcast.hpp)
+  uint dims[8];
+  uint a_strides[8];
+  uint b_strides[8];
+} p;
+
+const double kTwoPowMinus149 = 1.401298464324817070923729583289916131280e-45LF;  // exact
+const double kTwoPow149 = 7.1362384635297994052914298472474756e44LF;             // exact
+const uint kAbs = 0x7fffffffu;
+const uint kSign = 0x80000000u;
+
+void offsets(uint i, out uint a, out uint b) {
+  a = 0u;
+  b = 0u;
+  for (int k = int(p.merged) - 1; k >= 0; --k) {
+    uint c = i % p.dims[k];
+    i /= p.dims[k];
+    a += c * p.a_strides[k];
+    b += c * p.b_strides[k];
+  }
+}
+
+uint load_bits(bool first, uint i) {
+  uint word = first ? a_words[kHalf ? i >> 1 : i] : b_words[kHalf ? i >> 1 : i];
+  if (!kHalf) return word;
+  float f = unpackHalf2x16(word)[i & 1u];  // an fp16 value is a normal fp32 (or 0, Inf, NaN)
+  return floatBitsToUint(f);
+}
+
+double widen(uint bits) {
+  uint magnitude = bits & kAbs;
+  if (magnitude >= 0x00800000u) return double(uintBitsToFloat(bits));  // normal, Inf or NaN
+  double d = double(magnitude) * kTwoPowMinus149;                        // denormal or zero, exactly
+  return (bits & kSign) != 0u ? -d : d;
+}
+
+uint narrow(double d) {
+  if (isnan(d)) return 0x7fc00000u;
+  double magnitude = abs(d);
+  uint sign = unpackDouble2x32(d).y & kSign;  // from the bits: -0 keeps its sign
+  if (magnitude >= 1.1754943508222875079687365372222456778186655567720875215087517062784172594547271728515625e-38LF)
+    return floatBitsToUint(float(d));  // the fp32 normal range (and overflow to Inf): rounded to nearest even
+  // An fp32 denormal (or 0): the mantissa is the value in units of 2^-149,
+  // rounded to nearest even; 2^23 is the smallest normal, whose bits it also is.
+  return uint(roundEven(magnitude * kTwoPow149)) | sign;
+}
+
+// The ordered integer image of fp32 bits: a < b as floats iff order(a) < order(b) (not NaN).
+int order(uint bits) { return (bits & kSign) != 0u ? int(kSign) - int(bits) : int(bits); }
+bool is_nan(uint bits) { return (bits & kAbs) > 0x7f800000u; }
+
+uint apply(uint a, uint b) {
+  if (p.op >= 4u) {
+    if (is_nan(a) || is_nan(b)) return 0x7fc00000u;
+    bool a_wins = p.op == 4u ? order(a) > order(b) : order(a) < order(b);
+    return a_wins ? a : b;
+  }
+  double x = widen(a), y = widen(b), r;
+  if (p.op == 0u) r = x + y;
+  else if (p.op == 1u) r = x - y;
+  else if (p.op == 2u) r = x * y;
+  else r = x / y;
+  return narrow(r);
+}
+
+uint element(uint i) {
+  uint ao, bo;
+  offsets(i, ao, bo);
+  return apply(load_bits(true, ao), load_bits(false, bo));
+}
+
+void main() {
+  uint words = kHalf ? (p.count + 1u) / 2u : p.count;
+  uint stride = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
+  for (uint w = gl_GlobalInvocationID.x; w < words; w += stride) {
+    if (!kHalf) {
+      y_words[w] = element(w);
+      continue;
+    }
+    uint first = 2u * w;
+    float lo = uintBitsToFloat(element(first));
+    // An odd count ends in half a word: keep the other half as it was.
+    float hi = first + 1u < p.count ? uintBitsToFloat(element(first + 1u)) : unpackHalf2x16(y_words[w]).y;
+    uint packed = packHalf2x16(vec2(lo, hi));
+    if (first + 1u >= p.count) packed = (packed & 0xffffu) | (y_words[w] & 0xffff0000u);
+    y_words[w] = packed;
+  }
+}
