@@ -65,6 +65,7 @@ int validate(const ValidateFlags& f) {
   for (const std::string& g : f.golden) selection.golden_dirs.emplace_back(std::filesystem::absolute(g));
   selection.golden_only = f.golden_only;
   selection.reference_backend = f.reference_backend;
+  selection.strict = true;  // a claimed kernel refusing a declared data type is a defect, not a gap
   for (const std::string& b : backend_names())
     if (claimed & OPRIG_BACKEND_BIT(backend_kind_from_name(b))) selection.backends.push_back(b);
   if (selection.backends.empty()) throw harness::InputError(f.package + ": the package claims no backend");
