@@ -239,8 +239,8 @@ Comparison compare_output(const OutputTensor& got, std::span<const double> expec
   } else {
     result.verdict = Verdict::kFailed;
     result.message = outside;
-    if (tolerance.relaxed)
-      result.message += " (" + std::to_string(relaxed_mismatches) + " outside relaxed " +
+    if (tolerance.relaxed && value_mismatches > 0)
+      result.message += " (" + std::to_string(relaxed_mismatches - zero_sign_mismatches) + " outside relaxed " +
                         bound_text(*tolerance.relaxed) + ")";
     result.message += "; " + worst_text;
   }

@@ -99,7 +99,9 @@ typedef enum oprig_cpu_isa {
  * the backend: cpu and dsp — a host pointer to the first element (offset is 0);
  * opencl — a cl_mem holding exactly this tensor (offset is 0);
  * vulkan — a VkBuffer, with the tensor at byte `offset` (a multiple of
- * minStorageBufferOffsetAlignment) and `bytes` long.
+ * minStorageBufferOffsetAlignment) and `bytes` long. A kernel takes sizes from
+ * its shapes or `bytes`, never from a binding's range: a host may make the
+ * bindings of its tensors reach past them (oprig does, into its red zones).
  * For prepare(), `data` is NULL: only type, shape and quantisation are known. */
 typedef struct oprig_tensor {
   uint32_t dtype; /* oprig_dtype */
