@@ -8,9 +8,10 @@
 //    outputs must equal a fresh instance's on those inputs, its inferred
 //    shapes too, and its red zones must stay intact;
 //  - concurrency: up to 4 instances (the anchor's shape and a companion's,
-//    each with two input contents) execute at once on as many threads; every
-//    result must equal the same instance's alone (the ABI lets different
-//    instances run concurrently, so kernels keep no shared mutable state);
+//    each with two input contents) execute at once on as many threads, in
+//    rounds until their kernel executes overlapped in time; every result
+//    must equal the same instance's alone (the ABI lets different instances
+//    run concurrently, so kernels keep no shared mutable state);
 //  - memory: one instance executes in rounds while the heap in use is
 //    measured (heap_usage.hpp); growth in every one of 6 rounds, at least
 //    kLeakBytesPerExecute per execute each time, is a per-execute leak.

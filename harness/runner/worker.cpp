@@ -173,6 +173,8 @@ int run_worker(const Selection& selection, const std::string& op_name, const std
     set_current_case(c.id);
     emit("START " + c.id + "\n");
     const std::optional<std::vector<const Case*>> companions = lifecycle.companions_of(c.id, not_passed);
+    if (companions)  // in the worker log: which cases carried the lifecycle passes
+      std::cerr << "lifecycle anchor " << c.id << " (" << companions->size() << " companion(s)): passes run if it passes\n";
     const reports::CaseResult result = execute_case(c, op.context, be, companions ? &*companions : nullptr);
     if (!usable_as_companion(result.verdict)) not_passed.insert(c.id);
     emit("RESULT " + reports::dump_json(nlohmann::json(result)) + "\n");
