@@ -7,7 +7,8 @@
 //  - the two runs must be bitwise identical where the backend claims
 //    determinism (the same comparison);
 //  - guard bands around every buffer must be intact (out-of-bounds writes);
-//  - inputs read back from the device must be unchanged.
+//  - inputs read back from the device must be unchanged;
+//  - on an anchor case, the lifecycle passes (lifecycle_checks.hpp).
 // Every output is compared on its own; the case's verdict is the worst.
 #pragma once
 
