@@ -26,13 +26,9 @@ void HostBuffer::bind(oprig_tensor& tensor) const {
   tensor.bytes = bytes_;
 }
 
-bool HostBuffer::guards_intact() const {
+std::vector<GuardDamage> HostBuffer::guard_damage() const {
   const size_t total = padded_ + 2 * kGuardBytes;
-  for (size_t i = 0; i < kGuardBytes; ++i)
-    if (base_[i] != kGuardPattern) return false;
-  for (size_t i = kGuardBytes + bytes_; i < total; ++i)
-    if (base_[i] != kGuardPattern) return false;
-  return true;
+  return find_guard_damage({base_, total}, kGuardBytes, bytes_, [](size_t) { return kGuardPattern; });
 }
 
 }  // namespace oprig

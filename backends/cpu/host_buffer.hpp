@@ -20,7 +20,7 @@ class HostBuffer final : public DeviceBuffer {
   ~HostBuffer() override;
   size_t bytes() const override { return bytes_; }
   void bind(oprig_tensor& tensor) const override;
-  bool guards_intact() const override;
+  std::vector<GuardDamage> guard_damage() const override;
 
   std::byte* data() { return base_ + kGuardBytes; }
   const std::byte* data() const { return base_ + kGuardBytes; }

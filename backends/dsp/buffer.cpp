@@ -31,10 +31,8 @@ void DspBuffer::bind(oprig_tensor& tensor) const {
   tensor.bytes = bytes_;
 }
 
-bool DspBuffer::guards_intact() const {
-  for (size_t i = 0; i < total_; ++i)
-    if ((i < kGuardBytes || i >= kGuardBytes + bytes_) && base_[i] != guard_byte(i)) return false;
-  return true;
+std::vector<GuardDamage> DspBuffer::guard_damage() const {
+  return find_guard_damage({base_, total_}, kGuardBytes, bytes_, guard_byte);
 }
 
 }  // namespace oprig::dsp

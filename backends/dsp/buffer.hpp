@@ -21,7 +21,7 @@ class DspBuffer final : public DeviceBuffer {
 
   size_t bytes() const override { return bytes_; }
   void bind(oprig_tensor& tensor) const override;
-  bool guards_intact() const override;
+  std::vector<GuardDamage> guard_damage() const override;
 
   std::byte* data() const { return data_; }
   // The guard pattern byte at offset i of the whole allocation: position

@@ -66,17 +66,26 @@ void GuardedBuffer::bind(oprig_tensor& tensor) const {
   tensor.bytes = bytes_;
 }
 
-bool GuardedBuffer::guards_intact() const {
+std::vector<GuardDamage> GuardedBuffer::guard_damage() const {
   const size_t back_begin = front_bytes_ + bytes_;
-  std::vector<std::byte> front(front_bytes_);
-  std::vector<std::byte> back(total_bytes_ - back_begin);
+  std::vector<std::byte> front(front_bytes_), back(total_bytes_ - back_begin);
   // A guard that cannot be read back cannot be vouched for.
-  if (clEnqueueReadBuffer(queue_, parent_, CL_TRUE, 0, front.size(), front.data(), 0, nullptr,
-                          nullptr) != CL_SUCCESS ||
-      clEnqueueReadBuffer(queue_, parent_, CL_TRUE, back_begin, back.size(), back.data(), 0,
-                          nullptr, nullptr) != CL_SUCCESS)
-    return false;
-  return front == guard_pattern(0, front_bytes_) && back == guard_pattern(back_begin, total_bytes_);
+  if (clEnqueueReadBuffer(queue_, parent_, CL_TRUE, 0, front.size(), front.data(), 0, nullptr, nullptr) !=
+      CL_SUCCESS)
+    return {GuardDamage{true, 0, 0, 0, true}};
+  if (clEnqueueReadBuffer(queue_, parent_, CL_TRUE, back_begin, back.size(), back.data(), 0, nullptr, nullptr) !=
+      CL_SUCCESS)
+    return {GuardDamage{false, 0, 0, 0, true}};
+  // Each band on its own (the tensor between them is not read): the front
+  // band ends where the tensor starts, the back band starts at its end.
+  std::vector<GuardDamage> out = find_guard_damage(front, front_bytes_, 0, guard_byte);
+  for (GuardDamage d : find_guard_damage(back, 0, 0, [&](size_t i) { return guard_byte(back_begin + i); })) {
+    d.before = false;
+    d.first += static_cast<int64_t>(bytes_);
+    d.last += static_cast<int64_t>(bytes_);
+    out.push_back(d);
+  }
+  return out;
 }
 
 }  // namespace oprig::opencl

@@ -2,7 +2,7 @@
 // guard, the guards filled with a position-dependent byte pattern, and the
 // region exposed to kernels as a sub-buffer so they see a cl_mem of exactly
 // the tensor's size. A kernel that writes past either end of its tensor lands
-// in a guard and guards_intact() says so.
+// in a guard and guard_damage() says where.
 #pragma once
 
 #include <CL/cl.h>
@@ -30,7 +30,7 @@ class GuardedBuffer final : public DeviceBuffer {
 
   size_t bytes() const override { return bytes_; }
   void bind(oprig_tensor& tensor) const override;
-  bool guards_intact() const override;
+  std::vector<GuardDamage> guard_damage() const override;
 
   cl_mem region() const { return region_; }  // the sub-buffer kernels see
   cl_mem parent() const { return parent_; }  // region plus guards

@@ -30,7 +30,10 @@ VulkanBuffer::VulkanBuffer(std::shared_ptr<VulkanDevice> device, size_t bytes)
   std::vector<std::byte> pattern(total);
   for (size_t i = 0; i < pattern.size(); ++i) pattern[i] = guard_byte(i);
   copy_in(0, pattern);
+  device_->guard_layer().register_buffer(memory_.buffer(), memory_.size());
 }
+
+VulkanBuffer::~VulkanBuffer() { device_->guard_layer().unregister_buffer(memory_.buffer()); }
 
 void VulkanBuffer::bind(oprig_tensor& tensor) const {
   tensor.data = buffer_to_data(memory_.buffer());
@@ -38,14 +41,10 @@ void VulkanBuffer::bind(oprig_tensor& tensor) const {
   tensor.bytes = bytes_;
 }
 
-bool VulkanBuffer::guards_intact() const {
+std::vector<GuardDamage> VulkanBuffer::guard_damage() const {
   std::vector<std::byte> all(memory_.size());
   copy_out(0, all);
-  for (size_t i = 0; i < all.size(); ++i) {
-    const bool in_tensor = i >= tensor_offset_ && i < tensor_offset_ + bytes_;
-    if (!in_tensor && all[i] != guard_byte(i)) return false;
-  }
-  return true;
+  return find_guard_damage(all, tensor_offset_, bytes_, guard_byte);
 }
 
 void VulkanBuffer::upload(std::span<const std::byte> src) {

@@ -15,10 +15,13 @@ namespace oprig::vulkan {
 class VulkanBuffer final : public DeviceBuffer {
  public:
   VulkanBuffer(std::shared_ptr<VulkanDevice> device, size_t bytes);
+  ~VulkanBuffer() override;
+  VulkanBuffer(const VulkanBuffer&) = delete;
+  VulkanBuffer& operator=(const VulkanBuffer&) = delete;
 
   size_t bytes() const override { return bytes_; }
   void bind(oprig_tensor& tensor) const override;
-  bool guards_intact() const override;
+  std::vector<GuardDamage> guard_damage() const override;
 
   // Blocking copies of the first src.size() / dst.size() bytes of the tensor.
   void upload(std::span<const std::byte> src);

@@ -1,8 +1,11 @@
 // Instance, physical device choice, logical device, the shared command buffer.
-// Nothing exotic is enabled: no layers, no extensions, and of the optional
-// features only shaderFloat64 where the device has it, so any conformant
-// Vulkan 1.1+ driver (lavapipe included) can host oprig.
+// Nothing exotic is enabled: no extensions, and of the optional features
+// only shaderFloat64 where the device has it (robustBufferAccess stays off),
+// so any conformant Vulkan 1.1+ driver (lavapipe included) can host oprig.
+// One layer of oprig's own, VK_LAYER_OPRIG_guard_bands, widens kernels'
+// bindings of tensors into their red zones (README.md).
 #include <algorithm>
+#include <cstdio>
 #include <array>
 #include <vector>
 
@@ -76,6 +79,14 @@ std::shared_ptr<VulkanDevice> VulkanDevice::create(const VulkanOptions& options,
   app.apiVersion = std::min<uint32_t>(loader_version, VK_API_VERSION_1_3);
   VkInstanceCreateInfo instance_info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
   instance_info.pApplicationInfo = &app;
+  std::vector<const char*> layers;
+  if (!self->guard_layer_.request(layers, &self->guard_layer_problem_)) {
+    self->guard_layer_problem_ = "oprig vulkan: VK_LAYER_OPRIG_guard_bands not enabled (" + self->guard_layer_problem_ +
+                                 "): red zones catch only the out-of-bounds stores a kernel's own binding reaches";
+    std::fprintf(stderr, "%s\n", self->guard_layer_problem_.c_str());
+  }
+  instance_info.enabledLayerCount = static_cast<uint32_t>(layers.size());
+  instance_info.ppEnabledLayerNames = layers.data();
   if (VkResult r = vkCreateInstance(&instance_info, nullptr, &self->instance_); r != VK_SUCCESS) {
     self->instance_ = VK_NULL_HANDLE;
     return fail("no Vulkan driver: vkCreateInstance returned " + result_name(r) +
@@ -109,6 +120,7 @@ std::shared_ptr<VulkanDevice> VulkanDevice::create(const VulkanOptions& options,
     return fail("no Vulkan 1.1+ device with a compute queue among " + std::to_string(count) +
                 " device(s)");
   self->driver_description_ = describe_driver(self->physical_, self->properties_);
+  if (!layers.empty()) self->guard_layer_.attach(self->properties_.limits.maxStorageBufferRange);
   vkGetPhysicalDeviceMemoryProperties(self->physical_, &self->memory_properties_);
 
   const float priority = 1.0f;

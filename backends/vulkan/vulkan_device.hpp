@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "vulkan/guard_layer_client.hpp"
 #include "vulkan/vulkan_backend.hpp"
 
 namespace oprig::vulkan {
@@ -91,6 +92,10 @@ class VulkanDevice {
   bool tensors_need_staging() const { return tensors_need_staging_; }
 
   RawBuffer create_buffer(VkDeviceSize size, MemoryKind kind);
+  // VK_LAYER_OPRIG_guard_bands, when it could be enabled (else inactive, and
+  // guard_layer_problem() says why).
+  const GuardLayerClient& guard_layer() const { return guard_layer_; }
+  const std::string& guard_layer_problem() const { return guard_layer_problem_; }
 
   // Records `record` into the device's one command buffer, submits it and waits.
   // Serialised: the queue and command buffer are shared by all callers.
@@ -123,6 +128,8 @@ class VulkanDevice {
   bool tensors_need_staging_ = false;
   bool force_staging_ = false;
 
+  GuardLayerClient guard_layer_;
+  std::string guard_layer_problem_;
   std::mutex queue_mutex_;
   VkCommandPool command_pool_ = VK_NULL_HANDLE;
   VkCommandBuffer command_buffer_ = VK_NULL_HANDLE;

@@ -268,7 +268,7 @@ TestPlan parse_plan(const json& j, const std::filesystem::path& path) {
   plan.dir = path.parent_path();
   try {
     only_keys(j, file, {"op", "spec", "about", "shapes", "fills", "quantized_fills", "params", "types",
-                        "quantization", "tolerance", "golden", "bench"});
+                        "quantization", "tolerance", "golden", "bench", "signed_zero"});
     for (const char* key : {"op", "spec", "shapes", "fills", "tolerance"})
       if (!j.contains(key)) fail(file, std::string("missing required key \"") + key + "\"");
     plan.op = get<std::string>(j.at("op"), file + ": /op");
@@ -296,6 +296,12 @@ TestPlan parse_plan(const json& j, const std::filesystem::path& path) {
                          plan.output_quantization);
     plan.tolerance = j.at("tolerance");
     check_tolerance_reasons(plan.tolerance, file + ": /tolerance");
+    if (j.contains("signed_zero")) {
+      const json& z = j.at("signed_zero");
+      if (z.is_boolean()) plan.signed_zero_all = z.get<bool>();
+      else if (z.is_array()) plan.signed_zero_outputs = get<std::vector<std::string>>(z, file + ": /signed_zero");
+      else fail(file + ": /signed_zero", "expected true, false or a list of output names");
+    }
     if (j.contains("golden")) {
       const json& g = j.at("golden");
       only_keys(g, file + ": /golden", {"max_elements", "shapes_per_variant", "cases", "about"});

@@ -119,6 +119,10 @@ struct TestPlan {
   std::vector<GoldenLiteral> golden_literals;
   std::vector<ShapeEntry> bench_shapes;
   int bench_repetitions = 9;
+  // Outputs whose sign of zero is compared (-0 != +0): "signed_zero": true
+  // (every output) or ["out", ...]; empty: none (+0 == -0).
+  bool signed_zero_all = false;
+  std::vector<std::string> signed_zero_outputs;
   bool derived = false;  // made from the spec alone (no plan.json)
 };
 

@@ -14,6 +14,7 @@
 #include "reports/atomic_file.hpp"
 #include "reports/reporter.hpp"
 #include "runner/environment.hpp"
+#include "runner/lifecycle_plan.hpp"
 #include "runner/out_folder_lock.hpp"
 #include "runner/run_identity.hpp"
 #include "runner/progress.hpp"
@@ -69,8 +70,12 @@ int run_conformance(const harness::Selection& selection, const RunOptions& optio
   for (const auto& op : suite.ops) {
     for (const std::string& backend : selection.backends) {
       harness::CaseGroup g{op->plan.op, backend, {}};
-      for (const harness::Case& c : harness::op_cases(*op, selection, {backend}))
-        add(g, harness::case_record(c, &op->context));
+      const std::vector<harness::Case> cases = harness::op_cases(*op, selection, {backend});
+      for (const harness::Case& c : cases) add(g, harness::case_record(c, &op->context));
+      // Anchors last, as the worker runs them (runner/lifecycle_plan.hpp); reports keep `order`.
+      const harness::LifecyclePlan lifecycle(cases, op->plan);
+      std::stable_partition(g.cases.begin(), g.cases.end(),
+                            [&](const reports::CaseResult& r) { return !lifecycle.is_anchor(r.id); });
       if (!g.cases.empty()) groups.push_back(std::move(g));
     }
   }
@@ -133,7 +138,9 @@ int run_conformance(const harness::Selection& selection, const RunOptions& optio
   results.environment = harness::collect_environment(selection.backends, command_line);
   results.environment.packages = packages;
   harness::Progress progress(total, per_group);
-  harness::SupervisorOptions supervisor{options.jobs, options.case_timeout_s, jsonl, out / "logs"};
+  harness::SupervisorOptions supervisor{options.jobs, options.case_timeout_s, jsonl, out / "logs", {}};
+  for (const auto& [id, r] : previous)
+    if (!harness::usable_as_companion(r.verdict)) supervisor.not_passed.insert(id);
   int stopped_by = 0;
   std::vector<reports::CaseResult> fresh = harness::run_groups(
       selection, groups, supervisor, [&](const reports::CaseResult& r) { progress.case_done(r); }, &stopped_by);
@@ -182,6 +189,7 @@ void add_run_command(CLI::App& root, int* exit_code) {
       "run", "Run the conformance cases of ops on backends: each case is checked against the fp64 reference\n"
              "under the op's test plan; crashes and hangs become CRASH/TIMEOUT and the run goes on.");
   add_selection_flags(*cmd, flags->selection);
+  add_strict_flag(*cmd, flags->selection);
   cmd->add_option("--out", flags->options.out,
                   "Output folder for results.jsonl/json, run.json, junit.xml, report.html, logs/; locked while the run\n"
                   "lasts (a second run into it exits 2). Given twice, the last wins (repro lines name their own)")
@@ -203,6 +211,7 @@ void add_run_command(CLI::App& root, int* exit_code) {
   // Internal; the empty group hides it from --help (an empty description alone does not).
   CLI::App* w = root.add_subcommand("__worker", "")->group("");
   add_selection_flags(*w, worker->selection);
+  add_strict_flag(*w, worker->selection);
   w->callback([worker, exit_code] {
     harness::Selection s = to_selection(worker->selection);
     *exit_code = harness::run_worker(s, worker->selection.op, s.backends.at(0));

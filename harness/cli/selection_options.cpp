@@ -29,8 +29,15 @@ void add_selection_flags(CLI::App& command, SelectionFlags& flags) {
       ->check(CLI::ExistingDirectory);
 }
 
+void add_strict_flag(CLI::App& command, SelectionFlags& flags) {
+  command.add_flag("--strict", flags.strict,
+                   "A kernel the package claims for a backend that refuses (UNSUPPORTED from prepare) a data type\n"
+                   "the spec declares for that backend is FAILED, not UNIMPLEMENTED (`oprig validate` always is)");
+}
+
 harness::Selection to_selection(const SelectionFlags& flags) {
   harness::Selection s;
+  s.strict = flags.strict;
   if (!flags.suite.empty() && !flags.spec.empty())
     throw harness::InputError("--suite and --spec exclude each other");
   if (!flags.suite.empty()) s.suite_dir = flags.suite;

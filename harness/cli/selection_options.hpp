@@ -15,9 +15,12 @@ struct SelectionFlags {
   std::vector<std::string> golden;
   bool golden_only = false;
   std::string reference_backend;
+  bool strict = false;
 };
 
 void add_selection_flags(CLI::App& command, SelectionFlags& flags);
+// --strict, for the commands that judge cases (run and its workers).
+void add_strict_flag(CLI::App& command, SelectionFlags& flags);
 // Throws harness::InputError for an unknown backend or conflicting flags.
 harness::Selection to_selection(const SelectionFlags& flags);
 

@@ -65,6 +65,7 @@ int validate(const ValidateFlags& f) {
   for (const std::string& g : f.golden) selection.golden_dirs.emplace_back(std::filesystem::absolute(g));
   selection.golden_only = f.golden_only;
   selection.reference_backend = f.reference_backend;
+  selection.strict = true;  // a claimed kernel refusing a declared data type is a defect, not a gap
   for (const std::string& b : backend_names())
     if (claimed & OPRIG_BACKEND_BIT(backend_kind_from_name(b))) selection.backends.push_back(b);
   if (selection.backends.empty()) throw harness::InputError(f.package + ": the package claims no backend");
@@ -88,7 +89,8 @@ void add_validate_command(CLI::App& root, int* exit_code) {
       "The vendor flow in one command: lint the spec, load the package, check its registration against the spec,\n"
       "then run the conformance cases (the package's validate hook, every kernel) on every backend the package\n"
       "claims, judged by golden vectors (--golden, or golden/ beside the spec), the package's own reference, or\n"
-      "another backend (--reference-backend), and write the report to hand on. Exit codes as `oprig run`: 0\n"
+      "another backend (--reference-backend), and write the report to hand on. Judged as `oprig run --strict`: a\n"
+      "claimed kernel refusing a data type the spec declares for its backend is FAILED. Exit codes as `oprig run`: 0\n"
       "passed, 1 a case failed, 2 bad input, 3 nothing tested (e.g. every kernel still a stub).");
   cmd->add_option("--spec", flags->spec, "The spec (XML OpDef or JSON UDO config)")->required()->check(CLI::ExistingFile);
   cmd->add_option("--package", flags->package, "The package's registration library (.so)")->required()->check(CLI::ExistingFile);

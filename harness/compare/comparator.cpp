@@ -169,6 +169,8 @@ Comparison compare_output(const OutputTensor& got, std::span<const double> expec
   const bool strict_is_abs = tolerance.strict.kind == BoundKind::kAbsRel;
   const char* unit = tolerance.strict.kind == BoundKind::kLsb ? "LSB" : "ulp";
   uint64_t relaxed_mismatches = 0;
+  uint64_t zero_sign_mismatches = 0;
+  uint64_t first_zero_sign = 0;
   uint64_t zeros = 0;
   uint64_t worst_index = 0;
   double worst = -1;
@@ -188,11 +190,15 @@ Comparison compare_output(const OutputTensor& got, std::span<const double> expec
       worst = badness;
       worst_index = i;
     }
-    if (!within(judged, tolerance.strict)) {
+    const bool wrong_zero_sign = options.signed_zero && format && g == 0 && round_to_format(e, *format) == 0 &&
+                                 std::signbit(g) != std::signbit(e);
+    const bool outside_bound = !within(judged, tolerance.strict);
+    if (wrong_zero_sign && !outside_bound && zero_sign_mismatches++ == 0) first_zero_sign = i;
+    if (wrong_zero_sign || outside_bound) {
       ++stats.mismatches;
       if (stats.first_mismatches.size() < options.max_listed)
         stats.first_mismatches.push_back({i, unravel_index(i, got.shape), g, e, judged.ulp});
-      if (tolerance.relaxed && !within(judged, *tolerance.relaxed)) ++relaxed_mismatches;
+      if (tolerance.relaxed && (wrong_zero_sign || !within(judged, *tolerance.relaxed))) ++relaxed_mismatches;
     }
   }
   stats.zero_fraction = shape_count ? static_cast<double>(zeros) / static_cast<double>(shape_count) : 0.0;
@@ -212,8 +218,17 @@ Comparison compare_output(const OutputTensor& got, std::span<const double> expec
   } else {
     worst_text = "no element judged (all NaN-matched or unchecked)";
   }
-  const std::string outside = std::to_string(stats.mismatches) + " of " + std::to_string(shape_count) +
-                              " elements outside " + bound_text(tolerance.strict);
+  // Elements of the wrong sign of zero are within every bound: said apart.
+  const uint64_t value_mismatches = stats.mismatches - zero_sign_mismatches;
+  std::string outside = std::to_string(value_mismatches) + " of " + std::to_string(shape_count) +
+                        " elements outside " + bound_text(tolerance.strict);
+  if (zero_sign_mismatches > 0)
+    outside = (value_mismatches > 0 ? outside + "; " : std::string()) + std::to_string(zero_sign_mismatches) +
+              " of " + std::to_string(shape_count) +
+              " elements the wrong sign of zero (the plan's signed_zero is on), first at " +
+              coords_text(unravel_index(first_zero_sign, got.shape)) + " (got " +
+              (std::signbit(load_element(got.dtype, got.bytes.data(), first_zero_sign)) ? "-0" : "+0") +
+              ", expected " + (std::signbit(expected[first_zero_sign]) ? "-0" : "+0") + ")";
   if (stats.mismatches == 0) {
     result.verdict = Verdict::kPassed;
     result.message = "all " + std::to_string(shape_count) + " elements within " + bound_text(tolerance.strict) +
@@ -224,8 +239,8 @@ Comparison compare_output(const OutputTensor& got, std::span<const double> expec
   } else {
     result.verdict = Verdict::kFailed;
     result.message = outside;
-    if (tolerance.relaxed)
-      result.message += " (" + std::to_string(relaxed_mismatches) + " outside relaxed " +
+    if (tolerance.relaxed && value_mismatches > 0)
+      result.message += " (" + std::to_string(relaxed_mismatches - zero_sign_mismatches) + " outside relaxed " +
                         bound_text(*tolerance.relaxed) + ")";
     result.message += "; " + worst_text;
   }

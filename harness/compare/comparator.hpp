@@ -32,6 +32,10 @@
 // lsb and ulp modes pass diff <= bound, atol/rtol mode compares the codes.
 // Integers beyond 2^53 lose precision in the double arithmetic.
 //
+// With CompareOptions::signed_zero, a float element whose expected value
+// rounds to a zero in the type and whose got is the zero of the other sign is
+// a mismatch of every tier (0 ulp apart, but the wrong sign).
+//
 // Verdict suggestion:
 //   no strict mismatch                         -> Passed
 //   strict mismatches, none against relaxed    -> QualityWarning
@@ -91,6 +95,10 @@ struct OutputTensor {
 
 struct CompareOptions {
   size_t max_listed = 10;  // how many mismatches first_mismatches keeps
+  // Float outputs: a zero of the wrong sign is a mismatch (plan.json
+  // "signed_zero"), judged against the sign of the expected value rounded to
+  // the type. Off by default: +0 == -0, as most users compare.
+  bool signed_zero = false;
 };
 
 // Throws std::invalid_argument when bytes, shape and expected disagree in

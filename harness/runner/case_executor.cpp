@@ -10,6 +10,8 @@
 #include "compare/comparator.hpp"
 #include "core/dtype.hpp"
 #include "runner/abi_params.hpp"
+#include "runner/lifecycle_checks.hpp"
+#include "runner/output_poison.hpp"
 
 namespace oprig::harness {
 namespace {
@@ -39,22 +41,6 @@ reports::CaseResult finish(reports::CaseResult r, Verdict v, std::string message
   return r;
 }
 
-// Two poison patterns per element width; for floats both are NaNs with
-// distinctive payloads, so an unwritten element is also visible in a dump.
-std::vector<std::byte> poison(size_t bytes, size_t element_size, int which) {
-  uint64_t pattern;
-  switch (element_size) {
-    case 2: pattern = which ? 0x7E5Au : 0xFDA5u; break;
-    case 4: pattern = which ? 0x7FBF3C5Au : 0xFFC5A5A5u; break;
-    case 8: pattern = which ? 0x7FF7BF3C5A3C5A5Aull : 0xFFF5A5A5A5A5A5A5ull; break;
-    default: pattern = which ? 0x5Au : 0xA5u; break;
-  }
-  std::vector<std::byte> out(bytes);
-  for (size_t i = 0; i < bytes; ++i)
-    out[i] = static_cast<std::byte>((pattern >> (8 * (i % element_size))) & 0xFF);
-  return out;
-}
-
 std::string status_message(const char* what, oprig_status s) {
   return std::string(what) + " returned " + status_name(s);
 }
@@ -79,6 +65,32 @@ int severity(Verdict v) {
     case Verdict::kMistrusted: return 1;
     default: return 0;
   }
+}
+
+// Whether the spec declares every present tensor's type of the case for its backend.
+bool types_declared(const Case& c, const OpCaseSpace& space) {
+  auto declared = [&](const std::vector<TensorSlot>& slots, const std::vector<CaseTensor>& tensors) {
+    for (size_t k = 0; k < tensors.size(); ++k) {
+      if (!tensors[k].present || slots.empty()) continue;
+      const TensorSlot& slot = slots[std::min(k, slots.size() - 1)];  // a Repeated last def covers the rest
+      const auto it = slot.types_by_backend.find(c.backend);
+      if (it == slot.types_by_backend.end()) return false;
+      if (std::find(it->second.begin(), it->second.end(), tensors[k].type) == it->second.end()) return false;
+    }
+    return true;
+  };
+  return declared(space.inputs, c.inputs) && declared(space.outputs, c.outputs);
+}
+
+std::string types_text(const Case& c) {
+  std::string text;
+  for (const std::vector<CaseTensor>* list : {&c.inputs, &c.outputs})
+    for (const CaseTensor& t : *list) {
+      if (!t.present) continue;
+      const std::string name = std::string(dtype_name(t.type.dtype)) + (t.type.quantized ? " (quantised)" : "");
+      if (text.find(name) == std::string::npos) text += (text.empty() ? "" : ", ") + name;
+    }
+  return text;
 }
 
 std::vector<int64_t> dims_of(const oprig_tensor& t) { return {t.dims, t.dims + std::min<uint32_t>(t.rank, OPRIG_MAX_RANK)}; }
@@ -172,7 +184,8 @@ std::string repro_command(const Case& c, const OpContext& op) {
   return op.repro_prefix + " --backend " + c.backend + " --case " + c.id;
 }
 
-reports::CaseResult execute_case(const Case& c, const OpContext& op, const BackendContext& be) {
+reports::CaseResult execute_case(const Case& c, const OpContext& op, const BackendContext& be,
+                                 const std::vector<const Case*>* lifecycle_companions) {
   const Clock::time_point start = Clock::now();
   reports::CaseResult r = case_record(c, &op);
   if (be.backend == nullptr) return finish(r, Verdict::kSkipped, be.unavailable_reason, start);
@@ -293,8 +306,17 @@ reports::CaseResult execute_case(const Case& c, const OpContext& op, const Backe
   t0 = Clock::now();
   s = impl.prepare(kernel, in_desc.data(), in_desc.size(), out_desc.data(), out_desc.size());
   perf.prepare_ns = std::chrono::duration<double, std::nano>(Clock::now() - t0).count();
-  if (s == OPRIG_STATUS_UNSUPPORTED)
+  if (s == OPRIG_STATUS_UNSUPPORTED) {
+    // A kernel the package claims here, refusing what the spec declares here:
+    // under --strict (and in validate) a defect of the package, not a gap.
+    if (be.strict && be.implementation_claimed && types_declared(c, *op.space))
+      return finish(r, Verdict::kFailed,
+                    "prepare() refused " + types_text(c) + " (UNSUPPORTED), which the spec declares for " + c.backend +
+                        ", on the " + c.backend + " kernel the package claims for " + c.op +
+                        " (a failure with --strict and in validate, UNIMPLEMENTED otherwise)",
+                    start);
     return finish(r, Verdict::kUnimplemented, "prepare() does not support these data types or shapes", start);
+  }
   if (s != OPRIG_STATUS_OK) return rejected("prepare()", s);
   if (auto oracle_verdict = consult_oracle()) return *oracle_verdict;
 
@@ -354,24 +376,23 @@ reports::CaseResult execute_case(const Case& c, const OpContext& op, const Backe
   for (size_t k = 0; k < in_buf.size(); ++k) {
     if (!in_buf[k]) continue;
     const std::string name = "input " + c.inputs[k].name;
-    if (!in_buf[k]->guards_intact()) safety += name + " red zone overwritten; ";
+    for (const GuardDamage& d : in_buf[k]->guard_damage())
+      safety += name + ": " + guard_damage_text(d, inputs[k].bytes.size()) + " (out-of-bounds write); ";
     std::vector<std::byte> back(inputs[k].bytes.size());
     backend.read(*in_buf[k], back);
     if (back != inputs[k].bytes) safety += name + " modified by the kernel; ";
   }
   for (size_t k = 0; k < out_buf.size(); ++k) {
     const std::string name = "output " + c.outputs[k].name;
-    if (!out_buf[k]->guards_intact()) safety += name + " red zone overwritten (out-of-bounds write); ";
-    if (results[0][k] != results[1][k]) {
-      const size_t esize = dtype_size(c.outputs[k].type.dtype);
-      size_t first = 0, differing = 0;
-      while (first < out_bytes[k] && results[0][k][first] == results[1][k][first]) ++first;
-      for (size_t e = 0; e < out_bytes[k] / esize; ++e)
-        if (std::memcmp(results[0][k].data() + e * esize, results[1][k].data() + e * esize, esize) != 0) ++differing;
-      safety += name + ": " + std::to_string(differing) + " element(s) differ between two runs with different poison, first " +
-                std::to_string(first / esize) +
-                (info.deterministic ? " (left unwritten, or not deterministic); " : " (left unwritten); ");
-    }
+    for (const GuardDamage& d : out_buf[k]->guard_damage())
+      safety += name + ": " + guard_damage_text(d, out_bytes[k]) + " (out-of-bounds write); ";
+    const OutputDifference d =
+        run_to_run_difference(results[0][k], results[1][k], dtype_size(c.outputs[k].type.dtype));
+    if (d.any())
+      safety += name + ": " +
+                difference_text(d, std::string("nondeterministic (differ between two runs on the same inputs") +
+                                       (info.deterministic ? ")" : "; the backend does not claim determinism)")) +
+                "; ";
   }
 
   phase("oprig's checks");
@@ -386,8 +407,10 @@ reports::CaseResult execute_case(const Case& c, const OpContext& op, const Backe
     got.scale = static_cast<float>(c.outputs[k].quant.scale);
     got.zero_point = c.outputs[k].quant.zero_point;
     compare::Comparison cmp;
+    compare::CompareOptions options;
+    options.signed_zero = op.signed_zero_outputs.count(c.outputs[k].name) > 0;
     try {
-      cmp = compare::compare_output(got, expected[k].values, *tolerances[k]);
+      cmp = compare::compare_output(got, expected[k].values, *tolerances[k], options);
     } catch (const std::exception& e) {
       return finish(r, Verdict::kInvalidSpec, "output " + c.outputs[k].name + ": " + e.what(), start);
     }
@@ -418,6 +441,14 @@ reports::CaseResult execute_case(const Case& c, const OpContext& op, const Backe
   if (!safety.empty()) {
     safety.resize(safety.size() - 2);
     return finish(r, Verdict::kFailed, safety, start);
+  }
+  if (lifecycle_companions != nullptr && verdict != Verdict::kFailed) {
+    // What one instance on one shape cannot show: concurrent instances, a
+    // second prepare, memory kept across executes (lifecycle_checks.hpp).
+    LifecycleSubject subject{c, op, backend, impl, *params, inputs, out_desc, results[0], *lifecycle_companions};
+    subject.phase = be.phase;
+    if (const std::string problem = run_lifecycle_checks(subject); !problem.empty())
+      return finish(r, Verdict::kFailed, problem + (message.empty() ? "" : " (the single run: " + message + ")"), start);
   }
   return finish(r, verdict, message, start);
 }

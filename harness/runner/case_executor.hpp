@@ -7,12 +7,14 @@
 //  - the two runs must be bitwise identical where the backend claims
 //    determinism (the same comparison);
 //  - guard bands around every buffer must be intact (out-of-bounds writes);
-//  - inputs read back from the device must be unchanged.
+//  - inputs read back from the device must be unchanged;
+//  - on an anchor case, the lifecycle passes (lifecycle_checks.hpp).
 // Every output is compared on its own; the case's verdict is the worst.
 #pragma once
 
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -46,6 +48,7 @@ struct OpContext {
   std::string reference_backend;                               // --reference-backend: judge other backends against it
   ToleranceTable tolerances;
   std::map<std::string, ToleranceTable> fill_tolerances;  // by fill name: a fill's own, tried first
+  std::set<std::string> signed_zero_outputs;  // plan.json "signed_zero": outputs where -0 != +0
   std::string repro_prefix;  // "oprig run --spec opsuite/atan/atan.xml" (+ --package ...)
 };
 
@@ -56,6 +59,7 @@ struct BackendContext {
   const oprig_implementation_v1* implementation = nullptr;  // nullptr: UNIMPLEMENTED, or INVALID_SPEC when claimed
   std::string no_implementation_reason;
   bool implementation_claimed = false;  // the registration claims this backend: a missing implementation is a defect
+  bool strict = false;  // Selection::strict: a claimed kernel refusing a declared data type is FAILED
   // --reference-backend: that backend and the package's kernel on it.
   Backend* reference_backend = nullptr;
   const oprig_implementation_v1* reference_implementation = nullptr;
@@ -71,7 +75,11 @@ const compare::Tolerance* find_tolerance(const OpContext& op, const std::string&
                                          oprig_dtype dtype);
 
 // Never throws for a kernel's misbehaviour: every outcome is a verdict.
-reports::CaseResult execute_case(const Case& c, const OpContext& op, const BackendContext& be);
+// `lifecycle_companions` non-null: this case is its group's anchor
+// (lifecycle_plan.hpp) and, once it passes, also gets the lifecycle passes
+// with these companions (cases of other input shapes).
+reports::CaseResult execute_case(const Case& c, const OpContext& op, const BackendContext& be,
+                                 const std::vector<const Case*>* lifecycle_companions = nullptr);
 
 std::string repro_command(const Case& c, const OpContext& op);
 

@@ -46,7 +46,7 @@ nlohmann::json run_identity(const Selection& selection, const std::vector<report
   std::vector<std::string> golden;
   for (const auto& g : selection.golden_dirs) golden.push_back(g.string());
   const auto absolute = [](const std::filesystem::path& p) { return std::filesystem::absolute(p).string(); };
-  return {{"schema", "oprig-run/1"},
+  nlohmann::json identity = {{"schema", "oprig-run/1"},
           {"spec", selection.spec_file ? absolute(*selection.spec_file) : ""},
           {"suite", selection.spec_file ? "" : absolute(selection.suite_dir.value_or(default_suite_dir()))},
           {"packages", package_list},
@@ -57,6 +57,9 @@ nlohmann::json run_identity(const Selection& selection, const std::vector<report
           {"golden_only", selection.golden_only},
           {"reference_backend", selection.reference_backend},
           {"planned_cases", planned_case_ids}};
+  // Only when on, so the run.json of a run from before the option still matches.
+  if (selection.strict) identity["strict"] = true;
+  return identity;
 }
 
 std::vector<std::string> identity_differences(const nlohmann::json& before, const nlohmann::json& now) {
@@ -81,6 +84,9 @@ std::vector<std::string> identity_differences(const nlohmann::json& before, cons
     }
     out.push_back(key + ": " + shown(old) + " before, " + shown(value) + " now");
   }
+  for (const auto& [key, value] : before.items())
+    if (key != "planned_cases" && !now.contains(key))
+      out.push_back(key + ": " + shown(value) + " before, " + shown(nlohmann::json()) + " now");
   return out;
 }
 

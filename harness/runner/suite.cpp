@@ -50,6 +50,7 @@ std::vector<std::string> selection_args(const Selection& s) {
   for (const auto& g : s.golden_dirs) args.insert(args.end(), {"--golden", g.string()});
   if (s.golden_only) args.push_back("--golden-only");
   if (!s.reference_backend.empty()) args.insert(args.end(), {"--reference-backend", s.reference_backend});
+  if (s.strict) args.push_back("--strict");
   return args;
 }
 
@@ -217,12 +218,21 @@ Suite load_suite(const Selection& selection, PackageLoading loading) {
           throw InputError(where + ": fill " + fill.name + ": /tolerance: " + e.what());
         }
       }
+    for (const TensorSlot& out : op->space.outputs)
+      if (op->plan.signed_zero_all) op->context.signed_zero_outputs.insert(out.name);
+    for (const std::string& name : op->plan.signed_zero_outputs) {
+      if (std::none_of(op->space.outputs.begin(), op->space.outputs.end(),
+                       [&](const TensorSlot& s) { return s.name == name; }))
+        throw InputError(where + ": /signed_zero: \"" + name + "\" is not an output of " + op->plan.op);
+      op->context.signed_zero_outputs.insert(name);
+    }
     // Absolute paths: the repro line works from any directory.
     std::string prefix = "oprig run --spec " + quote_if_needed(std::filesystem::absolute(op->spec_path).string());
     for (const auto& p : selection.packages)
       prefix += " --package " + quote_if_needed(std::filesystem::absolute(p).string());
     for (const auto& g : selection.golden_dirs) prefix += " --golden " + quote_if_needed(g.string());
     if (!selection.reference_backend.empty()) prefix += " --reference-backend " + selection.reference_backend;
+    if (selection.strict) prefix += " --strict";
     op->context.repro_prefix = prefix;
     suite.ops.push_back(std::move(op));
   }

@@ -33,6 +33,10 @@ struct Selection {
   std::vector<std::filesystem::path> golden_dirs;  // golden cases to run besides the generated ones
   bool golden_only = false;                        // ... instead of them
   std::string reference_backend;                   // judge the other backends against the package's kernel here
+  // A kernel the package claims for a backend that refuses (UNSUPPORTED in
+  // prepare) a data type the spec declares there is FAILED, not UNIMPLEMENTED
+  // (`run --strict`, always in `validate`).
+  bool strict = false;
 };
 
 struct LoadedOp {

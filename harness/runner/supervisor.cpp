@@ -12,6 +12,7 @@
 #include <deque>
 #include <map>
 
+#include "runner/lifecycle_plan.hpp"
 #include "runner/worker.hpp"
 
 extern char** environ;
@@ -114,7 +115,8 @@ std::string signal_text(int sig) {
   return "signal " + std::to_string(sig) + " (" + (name ? name : "?") + ")";
 }
 
-void spawn(Worker& w, const Selection& selection, const SupervisorOptions& options) {
+void spawn(Worker& w, const Selection& selection, const SupervisorOptions& options,
+           const std::set<std::string>& not_passed) {
   int ids[2], proto[2];
   if (pipe2(ids, O_CLOEXEC) != 0 || pipe2(proto, O_CLOEXEC) != 0)
     throw std::runtime_error(std::string("pipe: ") + strerror(errno));
@@ -151,6 +153,8 @@ void spawn(Worker& w, const Selection& selection, const SupervisorOptions& optio
   w.last_progress = Clock::now();
   // The id list is small (tens of kilobytes at most) and fits the pipe buffer.
   std::string list;
+  for (const reports::CaseResult& c : w.job.group->cases)
+    if (not_passed.count(c.id)) list += std::string(kNotPassedPrefix) + c.id + "\n";
   for (size_t i = w.begin; i < w.job.group->cases.size(); ++i) list += w.job.group->cases[i].id + "\n";
   const char* p = list.data();
   size_t left = list.size();
@@ -189,7 +193,9 @@ std::vector<reports::CaseResult> run_groups(const Selection& selection, const st
   const StopSignals stop_signals;
   ResultsStream jsonl(options.jsonl);
   std::vector<Worker> active;
+  std::set<std::string> not_passed = options.not_passed;
   auto record = [&](const reports::CaseResult& r) {
+    if (!usable_as_companion(r.verdict)) not_passed.insert(r.id);
     try {
       jsonl.append(reports::to_jsonl_line(r), results.size());  // a killed run keeps every finished case
     } catch (const ResultsStreamError&) {
@@ -215,7 +221,7 @@ std::vector<reports::CaseResult> run_groups(const Selection& selection, const st
       Worker w;
       w.job = queue.front();
       queue.pop_front();
-      spawn(w, selection, options);
+      spawn(w, selection, options, not_passed);
       active.push_back(std::move(w));
     }
     std::vector<pollfd> fds;

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -28,6 +29,9 @@ struct SupervisorOptions {
   double case_timeout_s = 60;
   std::filesystem::path jsonl;     // results stream (appended)
   std::filesystem::path log_dir;   // worker stdout/stderr
+  // Cases that ended badly before this invocation (--resume): never lifecycle
+  // companions (worker.hpp's NOT_PASSED lines); this run's own are added as they come.
+  std::set<std::string> not_passed;
 };
 
 // Called after each finished case, in the order results arrive.

@@ -9,11 +9,14 @@
 #include <cstring>
 
 #include <iostream>
+#include <map>
+#include <optional>
 #include <set>
 #include <string>
 
 #include "models/builtin_kernels.hpp"
 #include "registry.hpp"
+#include "runner/lifecycle_plan.hpp"
 
 namespace oprig::harness {
 namespace {
@@ -117,9 +120,13 @@ int run_worker(const Selection& selection, const std::string& op_name, const std
   one.op = op_name;
   Suite suite = load_suite(one, PackageLoading::kInThisProcess);
 
-  std::set<std::string> wanted;
-  for (std::string id; std::getline(std::cin, id);)
-    if (!id.empty()) wanted.insert(id);
+  // Case ids to run, and "NOT_PASSED <id>" for cases of the group that ended
+  // badly in an earlier worker (never a lifecycle companion, lifecycle_plan.hpp).
+  std::set<std::string> wanted, not_passed;
+  for (std::string line; std::getline(std::cin, line);) {
+    if (line.rfind(kNotPassedPrefix, 0) == 0) not_passed.insert(line.substr(std::strlen(kNotPassedPrefix)));
+    else if (!line.empty()) wanted.insert(line);
+  }
   if (suite.ops.empty()) return run_model_worker(selection, *suite.model_suites.at(0), backend_name, wanted);
   LoadedOp& op = *suite.ops.at(0);
 
@@ -154,11 +161,25 @@ int run_worker(const Selection& selection, const std::string& op_name, const std
   // Every step is announced, so a crash or hang is charged to the right party.
   be.phase = [](const char* what) { emit(std::string("PHASE ") + what + "\n"); };
 
-  for (const Case& c : op_cases(op, selection, {backend_name})) {
-    if (!wanted.count(c.id)) continue;
+  be.strict = selection.strict;
+  const std::vector<Case> cases = op_cases(op, selection, {backend_name});
+  const LifecyclePlan lifecycle(cases, op.plan);
+  std::map<std::string, const Case*> by_id;
+  std::vector<std::string> ids;
+  for (const Case& c : cases) {
+    by_id[c.id] = &c;
+    ids.push_back(c.id);
+  }
+  for (const std::string& id : lifecycle.run_order(ids)) {
+    if (!wanted.count(id)) continue;
+    const Case& c = *by_id.at(id);
     set_current_case(c.id);
     emit("START " + c.id + "\n");
-    const reports::CaseResult result = execute_case(c, op.context, be);
+    const std::optional<std::vector<const Case*>> companions = lifecycle.companions_of(c.id, not_passed);
+    if (companions)  // in the worker log: which cases carried the lifecycle passes
+      std::cerr << "lifecycle anchor " << c.id << " (" << companions->size() << " companion(s)): passes run if it passes\n";
+    const reports::CaseResult result = execute_case(c, op.context, be, companions ? &*companions : nullptr);
+    if (!usable_as_companion(result.verdict)) not_passed.insert(c.id);
     emit("RESULT " + reports::dump_json(nlohmann::json(result)) + "\n");
   }
   return 0;

@@ -39,6 +39,25 @@ struct ExecTiming {
   uint64_t sim_cycles = 0;  // dsp only
 };
 
+// Writes found in one guard band of a buffer. Offsets are in bytes relative to
+// the tensor's first byte: negative before it, bytes() or more after it.
+struct GuardDamage {
+  bool before = false;   // the band before the tensor (else the one after it)
+  int64_t first = 0;     // first changed byte
+  int64_t last = 0;      // last changed byte
+  size_t changed = 0;    // bytes that differ from the pattern
+  bool unreadable = false;  // the band could not be read back (so cannot be vouched for)
+};
+
+// "red zone after the tensor written: bytes 28..31 (4 bytes changed; the tensor is bytes 0..27)".
+std::string guard_damage_text(const GuardDamage& damage, size_t tensor_bytes);
+
+// Compares the bytes of a whole allocation (guards and tensor) with its guard
+// pattern: `expected(i)` is the guard byte at allocation offset i; the tensor
+// is [tensor_offset, tensor_offset + tensor_bytes). One entry per damaged band.
+std::vector<GuardDamage> find_guard_damage(std::span<const std::byte> allocation, size_t tensor_offset,
+                                           size_t tensor_bytes, const std::function<std::byte(size_t)>& expected);
+
 // A region of device memory with guard bands (red zones) on both sides.
 class DeviceBuffer {
  public:
@@ -46,8 +65,9 @@ class DeviceBuffer {
   virtual size_t bytes() const = 0;
   // Sets tensor.data / offset / bytes so a kernel sees exactly this region.
   virtual void bind(oprig_tensor& tensor) const = 0;
-  // False when anything was written into the guard bands since allocation.
-  virtual bool guards_intact() const = 0;
+  // What was written into the guard bands since allocation: empty when intact.
+  virtual std::vector<GuardDamage> guard_damage() const = 0;
+  bool guards_intact() const { return guard_damage().empty(); }
 };
 
 // An ordered stream of device work, for running graphs with operands resident

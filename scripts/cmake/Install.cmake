@@ -7,6 +7,7 @@
 #   bin/oprig
 #   include/oprig/oprig_package.h, include/oprig/hvx_sim/*.hpp
 #   lib/oprig/liboprig_opsuite*.so, liboprig_builtins*.so, libcom_example_fibonacci.so
+#   lib/oprig/vulkan_layer/ (VK_LAYER_OPRIG_guard_bands: library and manifest)
 #   <libdir>/liboprig_hvx_sim.a, <libdir>/cmake/oprig/, <libdir>/pkgconfig/oprig.pc
 #   share/oprig/opsuite/ (specs, plans, suites), share/oprig/golden/, share/oprig/scripts/
 include(GNUInstallDirs)
@@ -25,6 +26,12 @@ foreach(backend IN ITEMS cpu opencl vulkan dsp)
   endif()
 endforeach()
 install(TARGETS ${opsuite_libraries} LIBRARY DESTINATION lib/oprig)
+# The vulkan backend's guard-band layer, library and manifest side by side
+# (backends/vulkan/README.md); the backend looks in ../lib/oprig/vulkan_layer.
+if(TARGET oprig_vk_guard_layer)
+  install(TARGETS oprig_vk_guard_layer LIBRARY DESTINATION lib/oprig/vulkan_layer)
+  install(FILES ${OPRIG_GUARD_LAYER_BUILD_DIR}/VK_LAYER_OPRIG_guard_bands.json DESTINATION lib/oprig/vulkan_layer)
+endif()
 
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/opsuite/ DESTINATION share/oprig/opsuite
         FILES_MATCHING PATTERN "*.xml" PATTERN "*.json" PATTERN "*.py" PATTERN "README.md")

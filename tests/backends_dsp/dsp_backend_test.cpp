@@ -70,6 +70,13 @@ TEST(DspBackend, GuardsCatchWritesJustOutside) {
     unsigned char* victim = side < 0 ? p - 1 : p + 100;
     *victim = static_cast<unsigned char>(*victim ^ 0x01);
     EXPECT_FALSE(buffer->guards_intact()) << "side " << side;
+    // Which band and which byte, relative to the tensor's first byte.
+    const std::vector<GuardDamage> damage = buffer->guard_damage();
+    ASSERT_EQ(damage.size(), 1u);
+    EXPECT_EQ(damage[0].before, side < 0);
+    EXPECT_EQ(damage[0].first, side < 0 ? -1 : 100);
+    EXPECT_EQ(damage[0].last, damage[0].first);
+    EXPECT_EQ(damage[0].changed, 1u);
   }
   // Past the 128-byte padding too: the last guard byte.
   auto buffer = backend->allocate(1);

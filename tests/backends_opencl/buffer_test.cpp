@@ -112,6 +112,11 @@ TEST_F(OpenCLBufferTest, KernelWritingOnePastTheEndIsCaught) {
   ASSERT_TRUE(buffer->guards_intact());
   overrun_with_kernel(*backend_, static_cast<cl_mem>(tensor.data), 256);
   EXPECT_FALSE(buffer->guards_intact());
+  // Behind the tensor, from its byte 256 on.
+  const std::vector<GuardDamage> damage = buffer->guard_damage();
+  ASSERT_EQ(damage.size(), 1u);
+  EXPECT_FALSE(damage[0].before);
+  EXPECT_EQ(damage[0].first, 256);
 }
 
 TEST_F(OpenCLBufferTest, WriteJustBeforeTheRegionIsCaught) {
@@ -119,6 +124,11 @@ TEST_F(OpenCLBufferTest, WriteJustBeforeTheRegionIsCaught) {
   const auto& guarded = dynamic_cast<const opencl::GuardedBuffer&>(*buffer);
   poke(*backend_, guarded.parent(), guarded.region_offset() - 1);
   EXPECT_FALSE(buffer->guards_intact());
+  const std::vector<GuardDamage> damage = buffer->guard_damage();
+  ASSERT_EQ(damage.size(), 1u);
+  EXPECT_TRUE(damage[0].before);
+  EXPECT_EQ(damage[0].first, -1);
+  EXPECT_EQ(damage[0].last, -1);
 }
 
 TEST_F(OpenCLBufferTest, WriteAtTheFarEndOfTheBackGuardIsCaught) {

@@ -86,7 +86,7 @@ oprig_status overrun_execute(oprig_kernel* kernel, const oprig_tensor*, size_t,
   return OPRIG_STATUS_OK;
 }
 
-bool guards_after_overrun(Backend& backend, int64_t where, size_t bytes) {
+std::vector<GuardDamage> damage_after_overrun(Backend& backend, int64_t where, size_t bytes) {
   oprig_implementation_v1 impl{};
   impl.abi_version = OPRIG_ABI_VERSION;
   impl.struct_size = sizeof impl;
@@ -99,7 +99,11 @@ bool guards_after_overrun(Backend& backend, int64_t where, size_t bytes) {
   ExecTiming timing;
   EXPECT_EQ(backend.execute(impl, reinterpret_cast<oprig_kernel*>(&kernel), {}, {&out, 1}, timing),
             OPRIG_STATUS_OK);
-  return buffer->guards_intact();
+  return buffer->guard_damage();
+}
+
+bool guards_after_overrun(Backend& backend, int64_t where, size_t bytes) {
+  return damage_after_overrun(backend, where, bytes).empty();
 }
 
 TEST(VulkanBuffer, GuardsCatchWritesOnEitherSide) {
@@ -110,6 +114,17 @@ TEST(VulkanBuffer, GuardsCatchWritesOnEitherSide) {
     EXPECT_FALSE(guards_after_overrun(*backend, 64, 64)) << "one word past the end";
     EXPECT_FALSE(guards_after_overrun(*backend, -4, 64)) << "one word before the start";
     EXPECT_FALSE(guards_after_overrun(*backend, 0, 0)) << "any write into an empty tensor";
+    // Which side, which bytes: the 4-byte fill at tensor offset 64, and at -4.
+    const std::vector<GuardDamage> after = damage_after_overrun(*backend, 64, 64);
+    ASSERT_EQ(after.size(), 1u);
+    EXPECT_FALSE(after[0].before);
+    EXPECT_EQ(after[0].first, 64);
+    EXPECT_EQ(after[0].last, 67);
+    const std::vector<GuardDamage> before = damage_after_overrun(*backend, -4, 64);
+    ASSERT_EQ(before.size(), 1u);
+    EXPECT_TRUE(before[0].before);
+    EXPECT_EQ(before[0].first, -4);
+    EXPECT_EQ(before[0].last, -1);
   }
 }
 

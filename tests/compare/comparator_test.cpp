@@ -109,6 +109,45 @@ TEST(Compare, NanAndInfinityRules) {
   EXPECT_EQ(ok.stats.max_ulp, 0.0);
 }
 
+// plan.json "signed_zero": a zero of the wrong sign is a mismatch of every
+// tier (0 ulp apart, the wrong sign), judged against the sign the expected
+// value has once rounded to the type; off, +0 == -0.
+Comparison signed_zero_run(const std::vector<float>& got, const std::vector<double>& expected, bool on) {
+  const std::vector<std::byte> bytes = bytes_of(got);
+  const std::vector<int64_t> shape = {static_cast<int64_t>(got.size())};
+  CompareOptions options;
+  options.signed_zero = on;
+  const Tolerance tolerance =
+      parse_tolerance_text(R"({"ulp": 1, "relaxed": {"ulp": 100}, "reason": "test"})");
+  return compare_output(OutputTensor{OPRIG_DTYPE_FLOAT_32, bytes, shape, 0.0f, 0}, expected, tolerance, options);
+}
+
+TEST(Compare, SignedZeroIsOptIn) {
+  const std::vector<float> got = {0.0f, -0.0f, 1.0f, 0.0f};
+  // -1e-50 rounds to -0 in fp32: its zero is negative.
+  const std::vector<double> expected = {-0.0, 0.0, 1.0, -1e-50};
+  EXPECT_EQ(signed_zero_run(got, expected, false).verdict, Verdict::kPassed);
+
+  const Comparison on = signed_zero_run(got, expected, true);
+  EXPECT_EQ(on.verdict, Verdict::kFailed);  // not a quality warning: the relaxed tier fails it too
+  EXPECT_EQ(on.stats.mismatches, 3u);
+  ASSERT_EQ(on.stats.first_mismatches.size(), 3u);
+  EXPECT_EQ(on.stats.first_mismatches[0].index, 0u);
+  EXPECT_EQ(on.stats.first_mismatches[1].index, 1u);
+  EXPECT_EQ(on.stats.first_mismatches[2].index, 3u);
+  EXPECT_NE(on.message.find("3 of 4 elements the wrong sign of zero (the plan's signed_zero is on), first at [0] "
+                            "(got +0, expected -0)"),
+            std::string::npos)
+      << on.message;
+  EXPECT_EQ(on.message.find("outside"), std::string::npos) << "no element is outside the bound: " << on.message;
+
+  // Right signs pass; a wrong value next to a wrong sign is said apart.
+  EXPECT_EQ(signed_zero_run({-0.0f, 0.0f}, {-0.0, 0.0}, true).verdict, Verdict::kPassed);
+  const Comparison both = signed_zero_run({2.0f, 0.0f}, {1.0, -0.0}, true);
+  EXPECT_NE(both.message.find("1 of 2 elements outside ulp<=1"), std::string::npos) << both.message;
+  EXPECT_NE(both.message.find("1 of 2 elements the wrong sign of zero"), std::string::npos) << both.message;
+}
+
 TEST(Compare, NanUncheckedSkipsOnlyNanReferences) {
   const Tolerance tolerance = parse_tolerance_text(R"({"ulp": 1, "nan": "unchecked", "reason": "t"})");
   EXPECT_EQ(f32({5.0f, 1.0f}).run({NAN, 1.0}, tolerance).verdict, Verdict::kPassed);

@@ -58,6 +58,15 @@ TEST_F(BadInput, SpecWithAnInvalidElementValue) {
   EXPECT_THAT(err, HasSubstr("ELEVEN"));
 }
 
+TEST_F(BadInput, SignedZeroOfAnOutputTheSpecLacks) {
+  const auto spec = broken_spec("<Name>offset</Name>", "<Name>offset</Name>");  // the spec as it is
+  std::string plan = read_text(spec.parent_path() / "plan.json");
+  plan.insert(plan.find('{') + 1, R"("signed_zero": ["outt"],)");
+  std::ofstream(spec.parent_path() / "plan.json") << plan;
+  const std::string err = refused({"--spec", spec.string(), "--backend", "cpu"});
+  EXPECT_THAT(err, HasSubstr("/signed_zero: \"outt\" is not an output of Atan"));
+}
+
 TEST_F(BadInput, UnknownBackend) {
   const std::string err = refused({"--spec", kAtanSpec.string(), "--backend", "cpu,tpu"});
   EXPECT_THAT(err, HasSubstr("unknown backend 'tpu'"));

@@ -105,11 +105,15 @@ typedef enum oprig_cpu_isa {
   OPRIG_CPU_ISA_AVX512 = 2  /* AVX2 + AVX-512 F, DQ, BW, VL */
 } oprig_cpu_isa;
 
-/* A tensor as the host hands it to a kernel. The meaning of `data` depends on the backend: cpu and dsp —
- * a host pointer to the first element (offset is 0); opencl — a cl_mem holding exactly this tensor (offset 0);
- * vulkan — a VkBuffer, with the tensor at byte `offset` (a multiple of minStorageBufferOffsetAlignment) and
- * `bytes` long; the buffer goes on at least to the next multiple of 4 bytes, so a shader may bind the
- * tensor as whole 32-bit words (fp16 in pairs).
+/* A tensor as the host hands it to a kernel. The meaning of `data` depends on
+ * the backend: cpu and dsp — a host pointer to the first element (offset is 0);
+ * opencl — a cl_mem holding exactly this tensor (offset is 0);
+ * vulkan — a VkBuffer, with the tensor at byte `offset` (a multiple of
+ * minStorageBufferOffsetAlignment) and `bytes` long; the buffer goes on at
+ * least to the next multiple of 4 bytes, so a shader may bind the tensor as
+ * whole 32-bit words (fp16 in pairs). A kernel takes sizes from its shapes or
+ * `bytes`, never from a binding's range: a host may make the bindings of its
+ * tensors reach past them (oprig does, into its red zones).
  * For prepare(), `data` is NULL: only type, shape and quantisation are known. */
 typedef struct oprig_tensor {
   uint32_t dtype; /* oprig_dtype */

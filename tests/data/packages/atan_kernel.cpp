@@ -4,7 +4,9 @@
 // kFaultyElementCount elements. Which misbehaviour is chosen at build time with
 // OPRIG_TEST_FAULT, one package library per fault, so that the harness's
 // safety net can be proven against a real shared library loaded through the
-// same ABI a vendor's package uses.
+// same ABI a vendor's package uses. OPRIG_TEST_BUG plants a bug of the kernel's
+// lifecycle instead (a shared scratch buffer, a forgotten re-prepare, a leak,
+// a refused data type, a flipped sign of zero), on every tensor.
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -16,21 +18,39 @@
 #include "oprig/oprig_package.h"
 #include "test_package_config.hpp"
 
+#if defined(OPRIG_TEST_WITH_OPENCL)
+const oprig_implementation_v1* oprig_test_opencl_implementation();
+#endif
+#if defined(OPRIG_TEST_WITH_VULKAN)
+const oprig_implementation_v1* oprig_test_vulkan_implementation();
+#endif
+
 namespace {
 
+using oprig_test::Bug;
 using oprig_test::Cheat;
 using oprig_test::Fault;
 
 constexpr Fault kFault = OPRIG_TEST_FAULT;
 constexpr Cheat kCheat = OPRIG_TEST_CHEAT;
+constexpr Bug kBug = OPRIG_TEST_BUG;
 
 struct AtanKernel {
   double offset = 0;
   oprig_dtype dtype = OPRIG_DTYPE_FLOAT_32;
   size_t count = 0;
+  bool prepared = false;
   unsigned executes = 0;
   std::vector<unsigned char> cached;  // kCacheOutput: the first execute's output
 };
+
+// kSharedScratch: one buffer for every instance, as a kernel with a static
+// work area has (large enough for the planted plan's shapes).
+constexpr size_t kScratchElements = 1 << 16;
+unsigned char g_scratch[kScratchElements * sizeof(float)];
+
+// kLeak: where each execute's allocation goes; the previous one is lost.
+void* volatile g_leaked = nullptr;
 
 // The busy loop's length, read once: $OPRIG_TEST_BUSY_US x (1 + $OPRIG_TEST_SLOWDOWN_PERCENT / 100).
 double busy_seconds() {
@@ -54,6 +74,24 @@ bool output_is_poisoned(const oprig_tensor& out, oprig_dtype dtype) {
   return std::isnan(oprig::half_to_float(static_cast<const uint16_t*>(out.data)[0]));
 }
 
+// The typed parameters' check: `repeats` must arrive as one INT_32, `exact`
+// as one BOOL_8 byte holding 0 or 1, as their spec declares them; a missing
+// one takes its Default.
+bool typed_params_arrive_as_declared(const oprig_param* params, size_t num_params) {
+  for (size_t i = 0; i < num_params; ++i) {
+    const oprig_param& p = params[i];
+    if (p.name == nullptr) return false;
+    if (std::strcmp(p.name, "repeats") == 0 && (p.dtype != OPRIG_DTYPE_INT_32 || p.count != 1 || p.data == nullptr))
+      return false;
+    if (std::strcmp(p.name, "exact") == 0) {
+      if (p.dtype != OPRIG_DTYPE_BOOL_8 || p.count != 1 || p.data == nullptr) return false;
+      const unsigned char b = *static_cast<const unsigned char*>(p.data);
+      if (b != 0 && b != 1) return false;
+    }
+  }
+  return true;
+}
+
 double read_offset(const oprig_param* params, size_t num_params) {
   for (size_t i = 0; i < num_params; ++i) {
     const oprig_param& p = params[i];
@@ -75,12 +113,14 @@ double read_offset(const oprig_param* params, size_t num_params) {
 
 // out[to] = atan(in[from] + offset), rounded once from fp64 to the tensor's type.
 void write_atan(const void* in, size_t from, void* out, size_t to, oprig_dtype dtype, double offset) {
+  // kFlipsZeroSign: "+ 0.0" looks harmless, but turns -0 into +0.
+  const double bias = kBug == Bug::kFlipsZeroSign ? 0.0 : -0.0;
   if (dtype == OPRIG_DTYPE_FLOAT_32) {
     const double x = static_cast<const float*>(in)[from];
-    static_cast<float*>(out)[to] = static_cast<float>(std::atan(x + offset));
+    static_cast<float*>(out)[to] = static_cast<float>(std::atan(x + offset) + bias);
   } else {
     const double x = oprig::half_to_float(static_cast<const uint16_t*>(in)[from]);
-    static_cast<uint16_t*>(out)[to] = oprig::float_to_half(static_cast<float>(std::atan(x + offset)));
+    static_cast<uint16_t*>(out)[to] = oprig::float_to_half(static_cast<float>(std::atan(x + offset) + bias));
   }
 }
 
@@ -108,6 +148,8 @@ oprig_status create(const oprig_backend_context* ctx, const char* op_name, const
   if (ctx == nullptr || op_name == nullptr || ctx->kind != OPRIG_BACKEND_CPU)
     return OPRIG_STATUS_INVALID_ARGUMENT;
   if (std::strcmp(op_name, "Atan") != 0) return OPRIG_STATUS_UNSUPPORTED;
+  if (OPRIG_TEST_TYPED_PARAMS && !typed_params_arrive_as_declared(params, num_params))
+    return OPRIG_STATUS_INVALID_ARGUMENT;
   auto* kernel = new (std::nothrow) AtanKernel();
   if (kernel == nullptr) return OPRIG_STATUS_OUT_OF_MEMORY;
   kernel->offset = read_offset(params, num_params);
@@ -120,6 +162,7 @@ oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   if (handle == nullptr || num_inputs < 1 || num_outputs != 1) return OPRIG_STATUS_INVALID_ARGUMENT;
   const oprig_tensor& in = inputs[0];
   if (in.dtype != OPRIG_DTYPE_FLOAT_32 && in.dtype != OPRIG_DTYPE_FLOAT_16) return OPRIG_STATUS_UNSUPPORTED;
+  if (kBug == Bug::kRefusesFloat16 && in.dtype == OPRIG_DTYPE_FLOAT_16) return OPRIG_STATUS_UNSUPPORTED;
   if (outputs[0].dtype != in.dtype || in.rank > OPRIG_MAX_RANK) return OPRIG_STATUS_INVALID_ARGUMENT;
   outputs[0].rank = in.rank;
   size_t count = 1;
@@ -128,8 +171,12 @@ oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
     count *= static_cast<size_t>(in.dims[d]);
   }
   auto* kernel = reinterpret_cast<AtanKernel*>(handle);
+  // kIgnoresReprepare: shape inference above is right every time, but the
+  // kernel's own state is set up once, as if shapes never changed.
+  if (kBug == Bug::kIgnoresReprepare && kernel->prepared) return OPRIG_STATUS_OK;
   kernel->dtype = static_cast<oprig_dtype>(in.dtype);
   kernel->count = count;
+  kernel->prepared = true;
   return OPRIG_STATUS_OK;
 }
 
@@ -151,12 +198,36 @@ oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   } else if constexpr (kCheat == Cheat::kSkipWhenWritten) {
     if (n > 0 && !output_is_poisoned(outputs[0], kernel->dtype)) return OPRIG_STATUS_OK;
   }
+  if constexpr (kBug == Bug::kLeak) {
+    void* block = std::malloc(256);  // a per-call work area, never freed
+    if (block != nullptr) std::memset(block, 0, 256);
+    g_leaked = block;
+  }
+  if constexpr (kBug == Bug::kSharedScratch) {
+    if (n <= kScratchElements) {
+      // Compute into the shared area, then copy out: another instance
+      // executing meanwhile overwrites what this one copies.
+      for (size_t i = 0; i < n; ++i) write_atan(inputs[0].data, i, g_scratch, i, kernel->dtype, kernel->offset);
+      std::memcpy(outputs[0].data, g_scratch, out_bytes);
+      return OPRIG_STATUS_OK;
+    }
+  }
   const bool faulty = n == oprig_test::kFaultyElementCount;
   if (faulty) die_as_configured();
   // A lazy kernel skips the last element; every other one writes them all.
   const size_t written = faulty && kFault == Fault::kLazy ? n - 1 : n;
   for (size_t i = 0; i < written; ++i)
     write_atan(inputs[0].data, i, outputs[0].data, i, kernel->dtype, kernel->offset);
+  // Every other execute, element 0 one step away from the right value, as a
+  // kernel reading uninitialised scratch or racing with itself gives.
+  if (faulty && kFault == Fault::kNondeterministic && kernel->executes % 2 == 0) {
+    if (kernel->dtype == OPRIG_DTYPE_FLOAT_32) {
+      float& y = static_cast<float*>(outputs[0].data)[0];
+      y = std::nextafter(y, INFINITY);
+    } else {
+      static_cast<uint16_t*>(outputs[0].data)[0] ^= 1u;
+    }
+  }
   // One element past the end (a copy of element 0's result, so nothing is
   // read out of bounds): lands in the host buffer's red zone.
   if (faulty && kFault == Fault::kOutOfBounds)
@@ -178,6 +249,13 @@ const oprig_implementation_v1 kImplementation = {
 
 extern "C" OPRIG_EXPORT const oprig_implementation_v1* oprig_implementation_query(uint32_t backend_kind,
                                                                                   uint32_t max_version) {
-  if (max_version < OPRIG_ABI_VERSION || backend_kind != OPRIG_BACKEND_CPU) return nullptr;
-  return &kImplementation;
+  if (max_version < OPRIG_ABI_VERSION) return nullptr;
+  if (backend_kind == OPRIG_BACKEND_CPU) return &kImplementation;
+#if defined(OPRIG_TEST_WITH_OPENCL)
+  if (backend_kind == OPRIG_BACKEND_OPENCL) return oprig_test_opencl_implementation();
+#endif
+#if defined(OPRIG_TEST_WITH_VULKAN)
+  if (backend_kind == OPRIG_BACKEND_VULKAN) return oprig_test_vulkan_implementation();
+#endif
+  return nullptr;
 }

@@ -1,18 +1,31 @@
-// The registration part of a test package: one op, Atan, on cpu only, with
-// the knobs of test_package_config.hpp deciding how it is (deliberately)
-// wrong.
+// The registration part of a test package: one op, Atan, on cpu (and opencl
+// or vulkan where OPRIG_TEST_BACKEND_MASK says), with the knobs of
+// test_package_config.hpp deciding how it is (deliberately) wrong.
 #include "oprig/oprig_package.h"
 #include "test_package_config.hpp"
 
 namespace {
 
+#if OPRIG_TEST_TYPED_PARAMS
+constexpr const char* const kParamNames[] = {OPRIG_TEST_PARAM_NAME, "repeats", "exact", nullptr};
+#else
 constexpr const char* const kParamNames[] = {OPRIG_TEST_PARAM_NAME, nullptr};
+#endif
 
 const oprig_op_registration_v1 kOps[] = {
-    {"Atan", OPRIG_BACKEND_BIT(OPRIG_BACKEND_CPU), OPRIG_TEST_NUM_INPUTS, 1, kParamNames, {}}};
+    {"Atan", OPRIG_TEST_BACKEND_MASK, OPRIG_TEST_NUM_INPUTS, 1, kParamNames, {}}};
 
+// The opencl and vulkan kernels live in the registration library itself
+// when built in (OPRIG_TEST_WITH_OPENCL / _VULKAN, set by CMakeLists.txt).
 const oprig_implementation_location_v1 kImplementations[] = {
-    {OPRIG_BACKEND_CPU, OPRIG_TEST_IMPLEMENTATION_LIBRARY}};
+    {OPRIG_BACKEND_CPU, OPRIG_TEST_IMPLEMENTATION_LIBRARY},
+#if defined(OPRIG_TEST_WITH_OPENCL)
+    {OPRIG_BACKEND_OPENCL, nullptr},
+#endif
+#if defined(OPRIG_TEST_WITH_VULKAN)
+    {OPRIG_BACKEND_VULKAN, nullptr},
+#endif
+};
 
 // maybe_unused: the package without an entry point never refers to it.
 [[maybe_unused]] const oprig_package_v1 kPackage = {
@@ -29,8 +42,10 @@ const oprig_implementation_location_v1 kImplementations[] = {
     nullptr,
     {}};
 
-// A volatile store through a volatile pointer: the compiler must emit the faulting store.
-[[maybe_unused]] void write_through_null() {
+// A volatile store through a volatile pointer: the compiler must emit the
+// faulting store. Sanitizers are kept out: the point is a real SIGSEGV (UBSan
+// would report the null store and exit 1 instead).
+[[maybe_unused]] __attribute__((no_sanitize("address", "undefined"), noinline)) void write_through_null() {
   volatile int* volatile nowhere = nullptr;
   *nowhere = 1;
 }

@@ -17,9 +17,21 @@ enum class Fault {
   kSpin,         // never returns
   kOutOfBounds,  // writes one element past the end of the output
   kLazy,         // leaves the last output element unwritten
+  kNondeterministic,  // element 0 differs by one ulp from one execute to the next
 };
 
 inline constexpr size_t kFaultyElementCount = 7;
+
+// Bugs that one instance on one shape never shows (on every tensor size;
+// tests/harness/planted_bugs_test.cpp proves oprig catches each).
+enum class Bug {
+  kNone,
+  kSharedScratch,      // every instance computes into one static scratch buffer, then copies it out
+  kIgnoresReprepare,   // a second prepare() infers the new output shapes but the kernel keeps the first element count
+  kLeak,               // every execute allocates a buffer and never frees it
+  kRefusesFloat16,     // prepare() answers UNSUPPORTED for FLOAT_16, which the spec declares for the backend
+  kFlipsZeroSign,      // adds +0.0 to every result, so atan(-0) comes out +0
+};
 
 // How the kernel cheats the clock once it passed the correctness run (on
 // every tensor size; `oprig bench` must catch each, see tests/perf/bench_cheats_test.cpp).
@@ -40,6 +52,26 @@ inline constexpr unsigned kHonestExecutes = 8;
 #endif
 #ifndef OPRIG_TEST_CHEAT
 #define OPRIG_TEST_CHEAT oprig_test::Cheat::kNone
+#endif
+#ifndef OPRIG_TEST_BUG
+#define OPRIG_TEST_BUG oprig_test::Bug::kNone
+#endif
+// The backends the package claims: OPRIG_BACKEND_BIT(...) of cpu (the
+// default), opencl (atan_opencl.cpp) and vulkan (atan_vulkan.cpp, FLOAT_32
+// only). OPRIG_TEST_GPU_FAULT: the fault of the opencl and vulkan kernels on
+// kFaultyElementCount elements (kNone or kOutOfBounds: one element past the
+// end, inside a descriptor range that is exactly the tensor on vulkan).
+#ifndef OPRIG_TEST_BACKEND_MASK
+#define OPRIG_TEST_BACKEND_MASK OPRIG_BACKEND_BIT(OPRIG_BACKEND_CPU)
+#endif
+#ifndef OPRIG_TEST_GPU_FAULT
+#define OPRIG_TEST_GPU_FAULT oprig_test::Fault::kNone
+#endif
+// OPRIG_TEST_TYPED_PARAMS=1: the op also has `repeats` (INT_32) and `exact`
+// (BOOL_8) parameters, and create() answers INVALID_ARGUMENT unless each
+// arrives in its spec type (tests/data/planted/typed_params/atan.xml).
+#ifndef OPRIG_TEST_TYPED_PARAMS
+#define OPRIG_TEST_TYPED_PARAMS 0
 #endif
 // OPRIG_TEST_BUSY=1: each execute also spins for $OPRIG_TEST_BUSY_US
 // microseconds (steady clock) times 1 + $OPRIG_TEST_SLOWDOWN_PERCENT / 100:
