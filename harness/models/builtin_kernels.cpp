@@ -19,6 +19,27 @@ graph::Param enum_index(const char* name, uint32_t index) {
   return p;
 }
 
+// NNAPI's fused-activation operand (input `position`, an INT32 scalar) as
+// the enumeration index of a package op's `fused_activation` (NONE, RELU,
+// RELU1, RELU6: the FuseCode values in order). Only a constant can become a
+// parameter; nullopt with *why otherwise. No such input: NONE.
+std::optional<uint32_t> constant_activation(std::span<const graph::Operand* const> inputs, size_t position,
+                                            std::string* why) {
+  if (position >= inputs.size()) return 0;
+  const graph::Operand& act = *inputs[position];
+  if (act.lifetime != graph::Lifetime::kConstant || act.value.size() != sizeof(int32_t)) {
+    *why = "the fused activation is not a constant (the device kernels take it as a parameter)";
+    return std::nullopt;
+  }
+  int32_t code;
+  std::memcpy(&code, act.value.data(), sizeof code);
+  if (!graph::is_fuse_code(code)) {
+    *why = "the fused activation " + std::to_string(code) + " is not a FuseCode";
+    return std::nullopt;
+  }
+  return static_cast<uint32_t>(code);
+}
+
 bool any_quantised(std::span<const graph::Operand* const> operands) {
   for (const graph::Operand* o : operands)
     if (o->scale != 0) return true;
@@ -74,21 +95,21 @@ std::optional<graph::DeviceKernel> OpsuiteBuiltinKernels::kernel_for(BuiltinOp o
         *why = "quantised arithmetic keeps the built-in's requantisation on the host";
         return std::nullopt;
       }
-      // The device kernels take two operands and no fused activation, and
-      // compute FLOAT_16 their own way: only the two-operand form on
-      // FLOAT_32 / INT_32 is known to compute exactly what the host does.
-      if (inputs.size() != 2) {
-        *why = "the fused-activation operand has no device kernel yet";
-        return std::nullopt;
-      }
+    {
       if (any_of_type(inputs, OPRIG_DTYPE_FLOAT_16)) {
         *why = "FLOAT_16 arithmetic is computed on the host (rounded once from fp32, as NNAPI's reference does)";
         return std::nullopt;
       }
+      // The activation operand becomes ElementwiseBinary's fused_activation.
+      const std::optional<uint32_t> act = constant_activation(inputs, 2, why);
+      if (!act) return std::nullopt;
       k.package = opsuite_.get();
       k.op = "ElementwiseBinary";
       k.params.push_back(enum_index("operation", op == BuiltinOp::kAdd ? 0 : op == BuiltinOp::kSub ? 1 : 2));
+      k.params.push_back(enum_index("fused_activation", *act));
+      k.inputs = {0, 1};
       return k;
+    }
     case BuiltinOp::kLess: in_builtins("Compare"); k.params.push_back(enum_index("operation", 0)); return k;
     case BuiltinOp::kLessEqual: in_builtins("Compare"); k.params.push_back(enum_index("operation", 1)); return k;
     case BuiltinOp::kGreater: in_builtins("Compare"); k.params.push_back(enum_index("operation", 2)); return k;

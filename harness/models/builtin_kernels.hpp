@@ -1,6 +1,8 @@
 // The opsuite's built-in kernel map (runtime/graph/builtin_kernel_map.hpp):
 // which package op computes each graph built-in on a device.
-//   ADD, SUB, MUL        -> org.oprig.opsuite:ElementwiseBinary (operation ADD, SUB, MUL)
+//   ADD, SUB, MUL        -> org.oprig.opsuite:ElementwiseBinary (operation ADD, SUB, MUL; a
+//                           constant activation operand as its fused_activation, the kernel
+//                           taking the two tensors only)
 //   LESS ... NOT_EQUAL   -> org.oprig.builtins:Compare (operation by name)
 //   LOGICAL_AND, _OR     -> org.oprig.builtins:Logical (AND, OR)
 //   LOGICAL_NOT          -> org.oprig.builtins:LogicalNot

@@ -27,13 +27,30 @@ def int_op(op, x, y):
     return ((r + 2**31) % 2**32) - 2**31  # int32 wrap-around
 
 
+ACTIVATIONS = ["NONE", "RELU", "RELU1", "RELU6"]
+BOUNDS = {"NONE": (None, None), "RELU": (0, None), "RELU1": (-1, 1), "RELU6": (0, 6)}
+
+
+def activate(name, r):
+    """min(max(r, lo), hi) with selects: NaN and -0 pass unchanged."""
+    lo, hi = BOUNDS[name]
+    if lo is not None:
+        r = np.where(r < lo, lo, r)
+    if hi is not None:
+        r = np.where(hi < r, hi, r)
+    return r
+
+
 def compute(inputs, params, outputs):
     a, b = inputs
     op = params["operation"]
     if isinstance(op, int):
         op = OPERATIONS[op]
+    act = params.get("fused_activation", "NONE")
+    if isinstance(act, int):
+        act = ACTIVATIONS[act]
     if outputs[0].get("of_dtype", outputs[0]["dtype"]) == "INT_32":
         a_b, b_b = np.broadcast_arrays(a, b)
         flat = [int_op(op, int(x), int(y)) for x, y in zip(a_b.ravel(), b_b.ravel())]
-        return [("codes", np.array(flat, dtype=np.float64).reshape(a_b.shape))]
-    return [FLOAT_FUNCTIONS[op](a, b)]
+        return [("codes", activate(act, np.array(flat, dtype=np.float64).reshape(a_b.shape)))]
+    return [activate(act, FLOAT_FUNCTIONS[op](a, b))]

@@ -1,7 +1,8 @@
 // fp64 reference of ElementwiseBinary: NumPy broadcasting, then one operation
 // per element in double. Float results are the exact operation rounded once
 // to double (well inside an fp32 ulp); INT_32 follows the spec's integer rules
-// (wrap-around, truncating division, truncated negative powers).
+// (wrap-around, truncating division, truncated negative powers). The fused
+// activation clamps the double result (NaN and -0 pass unchanged).
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -52,10 +53,24 @@ double apply(const std::string& op, double a, double b, bool integer) {
   throw std::invalid_argument("unknown operation '" + op + "'");
 }
 
+// min(max(r, lo), hi) with max(r, lo) = r unless r < lo, min likewise.
+double activate(const std::string& activation, double r) {
+  auto clamp = [r](double lo, double hi) {
+    const double low = r < lo ? lo : r;
+    return hi < low ? hi : low;
+  };
+  if (activation == "NONE") return r;
+  if (activation == "RELU") return clamp(0.0, std::numeric_limits<double>::infinity());
+  if (activation == "RELU1") return clamp(-1.0, 1.0);
+  if (activation == "RELU6") return clamp(0.0, 6.0);
+  throw std::invalid_argument("unknown fused_activation '" + activation + "'");
+}
+
 void compute(const std::vector<RefTensor>& inputs, const RefParams& params, std::vector<RefTensor>& outputs) {
   const RefTensor& a = inputs.at(0);
   const RefTensor& b = inputs.at(1);
   const std::string op = params.text("operation");
+  const std::string activation = params.text_or("fused_activation", "NONE");
   RefTensor& out = outputs.at(0);
   const bool integer = out.dtype == OPRIG_DTYPE_INT_32;
   out.shape = broadcast_shapes(a.shape, b.shape);
@@ -63,8 +78,8 @@ void compute(const std::vector<RefTensor>& inputs, const RefParams& params, std:
   out.values.resize(n);
   for (size_t i = 0; i < n; ++i) {
     const std::vector<int64_t> coords = unravel(i, out.shape);
-    out.values[i] = apply(op, a.values[broadcast_index(coords, a.shape)], b.values[broadcast_index(coords, b.shape)],
-                          integer);
+    out.values[i] = activate(activation, apply(op, a.values[broadcast_index(coords, a.shape)],
+                                               b.values[broadcast_index(coords, b.shape)], integer));
   }
 }
 

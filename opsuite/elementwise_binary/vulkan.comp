@@ -15,6 +15,9 @@
 // nearest even where it is an fp32 denormal. MAX/MIN select by the bits'
 // order (exact for denormals) and propagate NaN. FLOAT_16 elements are
 // widened to fp32 (exactly), computed as above, and rounded to fp16 once.
+// The fused activation clamps the fp32 result by the order of its bits
+// (max(r, lo) is r unless r < lo, so NaN and -0 pass), before FLOAT_16's
+// rounding (the bounds are fp16 numbers, so the order does not matter).
 //
 // Each invocation writes one 32-bit output word (one fp32 or two fp16
 // elements), so no two invocations share a word.
@@ -33,6 +36,7 @@ layout(push_constant) uniform Params {
   uint dims[8];
   uint a_strides[8];
   uint b_strides[8];
+  uint lo, hi;  // the fused activation's bounds as fp32 bits (-inf, +inf: none)
 } p;
 
 const double kTwoPowMinus149 = 1.401298464324817070923729583289916131280e-45LF;  // exact
@@ -80,18 +84,28 @@ uint narrow(double d) {
 int order(uint bits) { return (bits & kSign) != 0u ? int(kSign) - int(bits) : int(bits); }
 bool is_nan(uint bits) { return (bits & kAbs) > 0x7f800000u; }
 
+// The fused activation on the rounded fp32 bits, by their order, against
+// bounds the host gives as bit patterns (lo, hi: -inf and +inf for none).
+// No float constants are chosen here: Mesa's NIR rewrites a select between
+// the bit patterns of -1.0 and 0.0 as -float(condition), which is -0.
+uint activate(uint bits) {
+  if (is_nan(bits)) return bits;
+  if (order(bits) < order(p.lo)) return p.lo;
+  return order(p.hi) < order(bits) ? p.hi : bits;
+}
+
 uint apply(uint a, uint b) {
   if (p.op >= 4u) {
     if (is_nan(a) || is_nan(b)) return 0x7fc00000u;
     bool a_wins = p.op == 4u ? order(a) > order(b) : order(a) < order(b);
-    return a_wins ? a : b;
+    return activate(a_wins ? a : b);
   }
   double x = widen(a), y = widen(b), r;
   if (p.op == 0u) r = x + y;
   else if (p.op == 1u) r = x - y;
   else if (p.op == 2u) r = x * y;
   else r = x / y;
-  return narrow(r);
+  return activate(narrow(r));
 }
 
 uint element(uint i) {

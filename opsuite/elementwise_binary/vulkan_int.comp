@@ -4,7 +4,8 @@
 // MAX, MIN, POW by squaring modulo 2^32 (the same value as the cpu's repeated
 // product; a negative exponent gives the truncated quotient). NumPy
 // broadcasting through the merged iteration space of common/broadcast.hpp.
-// No floating point, so it runs on devices without Float64.
+// The fused activation clamps the wrapped result. No floating point, so it
+// runs on devices without Float64.
 
 layout(local_size_x_id = 0) in;
 
@@ -19,6 +20,7 @@ layout(push_constant) uniform Params {
   uint dims[8];
   uint a_strides[8];
   uint b_strides[8];
+  int lo, hi;  // the fused activation's bounds (INT_MIN, INT_MAX: none)
 } p;
 
 void offsets(uint i, out uint ao, out uint bo) {
@@ -54,11 +56,13 @@ int apply(int x, int z) {
   }
 }
 
+int activate(int r) { return min(max(r, p.lo), p.hi); }
+
 void main() {
   uint stride = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
   for (uint i = gl_GlobalInvocationID.x; i < p.count; i += stride) {
     uint ao, bo;
     offsets(i, ao, bo);
-    y[i] = apply(a[ao], b[bo]);
+    y[i] = activate(apply(a[ao], b[bo]));
   }
 }

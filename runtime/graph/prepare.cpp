@@ -36,6 +36,7 @@ struct KernelRef {
   std::string op_name;
   std::string display;              // for notes: "org.oprig.opsuite:Atan"
   const std::vector<Param>* params = nullptr;
+  std::vector<uint32_t> inputs;  // operand indices the kernel takes (a built-in's may be a subset)
   InputAdapter adapter = InputAdapter::kNone;
 };
 
@@ -112,7 +113,7 @@ class Preparer {
       return false;
     }
     std::vector<oprig_tensor> in, out;
-    for (uint32_t kk : op.inputs) {
+    for (uint32_t kk : k.inputs) {
       const Operand& d = g.operands[kk];
       oprig_tensor t = declared_tensor(d);
       if (d.lifetime == Lifetime::kNoValue) {
@@ -131,7 +132,7 @@ class Preparer {
     impl->destroy(kernel);
     if (st != OPRIG_STATUS_OK) {
       std::string types;
-      for (uint32_t kk : op.inputs) types += (types.empty() ? "" : ", ") + operand_type_text(g.operands[kk]);
+      for (uint32_t kk : k.inputs) types += (types.empty() ? "" : ", ") + operand_type_text(g.operands[kk]);
       *why = "the " + bname + " prepare() of " + k.op_name + " returned " + status_name(st) + " for " + types;
       return false;
     }
@@ -144,6 +145,7 @@ class Preparer {
     k.op_name = op.package_op;
     k.display = op.display_name();
     k.params = &op.params;
+    k.inputs = op.inputs;
     return k;
   }
 
@@ -183,6 +185,18 @@ class Preparer {
     k.op_name = mapped.op;
     k.display = mapped.display_name();
     k.params = &mapped.params;
+    if (mapped.inputs.empty()) {
+      k.inputs = op.inputs;
+    } else {
+      for (uint32_t position : mapped.inputs) {
+        if (position >= op.inputs.size()) {
+          *why = op.display_name() + " as " + k.display + ": the map names input " + std::to_string(position) +
+                 " of " + std::to_string(op.inputs.size());
+          return std::nullopt;
+        }
+        k.inputs.push_back(op.inputs[position]);
+      }
+    }
     if (elementwise_binary(*op.builtin)) k.adapter = InputAdapter::kOneElementAsScalar;
     std::string reason;
     if (!node_supported(*p_.backends.target, k, g, op, &reason)) {
@@ -325,6 +339,7 @@ class Preparer {
                     const std::vector<Param>* builtin_params) {
     PackageNode node;
     node.op = &op;
+    node.inputs = k.inputs;
     node.plan = plan;
     node.backend = &backend;
     node.host_memory = host_memory_backend(backend);
@@ -490,9 +505,9 @@ std::unique_ptr<ExecutionState> PreparedImpl::make_state() const {
       throw PrepareError(node.display_name + ": create() on " + std::string(backend_name(node.backend->kind())) +
                          " returned " + status_name(st));
     const Subgraph& g = *plans[node.plan].decl;
-    for (uint32_t k : node.op->inputs) ki.in_desc.push_back(declared_tensor(g.operands[k]));
+    for (uint32_t k : node.inputs) ki.in_desc.push_back(declared_tensor(g.operands[k]));
     for (uint32_t k : node.op->outputs) ki.out_desc.push_back(declared_tensor(g.operands[k]));
-    ki.prepared_inputs.resize(node.op->inputs.size());
+    ki.prepared_inputs.resize(node.inputs.size());
     ki.out_shapes.resize(node.op->outputs.size());
   }
   return state;
