@@ -46,12 +46,6 @@ bool any_quantised(std::span<const graph::Operand* const> operands) {
   return false;
 }
 
-bool any_of_type(std::span<const graph::Operand* const> operands, oprig_dtype dtype) {
-  for (const graph::Operand* o : operands)
-    if (o->dtype == dtype) return true;
-  return false;
-}
-
 }  // namespace
 
 std::filesystem::path default_builtins_package_path() {
@@ -82,9 +76,8 @@ std::optional<graph::DeviceKernel> OpsuiteBuiltinKernels::kernel_for(BuiltinOp o
   // differ); the device kernels compare stored values.
   const bool comparison = op == BuiltinOp::kLess || op == BuiltinOp::kLessEqual || op == BuiltinOp::kGreater ||
                           op == BuiltinOp::kGreaterEqual || op == BuiltinOp::kEqual || op == BuiltinOp::kNotEqual;
-  if (comparison && (quantised || any_of_type(inputs, OPRIG_DTYPE_FLOAT_16))) {
-    *why = quantised ? "quantised operands are compared by real value on the host"
-                     : "FLOAT_16 comparisons are computed on the host";
+  if (comparison && quantised) {
+    *why = "quantised operands are compared by real value on the host";
     return std::nullopt;
   }
   switch (op) {
@@ -96,10 +89,6 @@ std::optional<graph::DeviceKernel> OpsuiteBuiltinKernels::kernel_for(BuiltinOp o
         return std::nullopt;
       }
     {
-      if (any_of_type(inputs, OPRIG_DTYPE_FLOAT_16)) {
-        *why = "FLOAT_16 arithmetic is computed on the host (rounded once from fp32, as NNAPI's reference does)";
-        return std::nullopt;
-      }
       // The activation operand becomes ElementwiseBinary's fused_activation.
       const std::optional<uint32_t> act = constant_activation(inputs, 2, why);
       if (!act) return std::nullopt;

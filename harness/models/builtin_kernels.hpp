@@ -8,9 +8,11 @@
 //   LOGICAL_NOT          -> org.oprig.builtins:LogicalNot
 //   CAST                 -> org.oprig.builtins:Cast
 // Only where the package op computes exactly what the runtime's host kernel
-// does: non-quantised types. Quantised ADD/SUB/MUL and CAST keep their
-// requantisation on the host (NNAPI's integer requantisation on the devices
-// is future work), and say so in the placement note.
+// does: non-quantised types (FLOAT_16 included: ElementwiseBinary computes in
+// fp32 and rounds once, Compare orders the bits, as the host does).
+// Quantised ADD/SUB/MUL and CAST keep their requantisation on the host
+// (NNAPI's integer requantisation on the devices is future work), and say so
+// in the placement note.
 #pragma once
 
 #include <filesystem>

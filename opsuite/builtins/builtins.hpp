@@ -2,8 +2,9 @@
 // and the semantics they must match bit for bit, which are the host kernels'
 // of runtime/graph (builtin_kernels.cpp, the reference):
 //   Compare  (operation LESS, LESS_EQUAL, GREATER, GREATER_EQUAL, EQUAL,
-//            NOT_EQUAL): INT_32, FLOAT_32 (IEEE: NaN compares unequal, so
-//            only NOT_EQUAL is true; -0 == +0; denormals are not zero) or
+//            NOT_EQUAL): INT_32, FLOAT_32 or FLOAT_16 (IEEE: NaN compares
+//            unequal, so only NOT_EQUAL is true; -0 == +0; denormals are not
+//            zero; FLOAT_16 as the host does it, widened exactly to float) or
 //            BOOL_8 (the bytes as unsigned numbers) -> BOOL_8 0/1.
 //   Logical  (operation AND, OR), LogicalNot: BOOL_8 (any non-zero byte is
 //            true) -> BOOL_8 0/1.
@@ -45,7 +46,7 @@ inline bool castable(uint32_t dtype) {
 }
 
 inline uint32_t element_bytes(uint32_t dtype) {
-  return dtype == OPRIG_DTYPE_INT_32 || dtype == OPRIG_DTYPE_FLOAT_32 ? 4 : 1;
+  return dtype == OPRIG_DTYPE_INT_32 || dtype == OPRIG_DTYPE_FLOAT_32 ? 4 : dtype == OPRIG_DTYPE_FLOAT_16 ? 2 : 1;
 }
 
 }  // namespace oprig::builtins

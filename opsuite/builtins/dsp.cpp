@@ -215,7 +215,8 @@ oprig_status prepare(oprig_kernel* k, const oprig_tensor* inputs, size_t num_inp
   Node& n = k->node;
   const oprig_status st = plan_node(&n, inputs, num_inputs, outputs, num_outputs);
   if (st != OPRIG_STATUS_OK) return st;
-  if (n.in_dtype == OPRIG_DTYPE_FLOAT_32 || n.out_dtype == OPRIG_DTYPE_FLOAT_32 || (n.plan.merged != 1 && n.count != 0)) {
+  const auto is_float = [](uint32_t t) { return t == OPRIG_DTYPE_FLOAT_32 || t == OPRIG_DTYPE_FLOAT_16; };
+  if (is_float(n.in_dtype) || is_float(n.out_dtype) || (n.plan.merged != 1 && n.count != 0)) {
     n.prepared = false;
     return OPRIG_STATUS_UNSUPPORTED;  // no float on the DSP; strided broadcasts not written
   }

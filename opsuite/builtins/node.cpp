@@ -33,7 +33,8 @@ oprig_status plan_node(Node* node, const oprig_tensor* inputs, size_t num_inputs
   if (y.scale != 0) return OPRIG_STATUS_UNSUPPORTED;
   switch (node->op) {
     case Op::kCompare:
-      if (a.dtype != OPRIG_DTYPE_INT_32 && a.dtype != OPRIG_DTYPE_FLOAT_32 && a.dtype != OPRIG_DTYPE_BOOL_8)
+      if (a.dtype != OPRIG_DTYPE_INT_32 && a.dtype != OPRIG_DTYPE_FLOAT_32 && a.dtype != OPRIG_DTYPE_FLOAT_16 &&
+          a.dtype != OPRIG_DTYPE_BOOL_8)
         return OPRIG_STATUS_UNSUPPORTED;
       if (inputs[1].dtype != a.dtype || y.dtype != OPRIG_DTYPE_BOOL_8) return OPRIG_STATUS_INVALID_ARGUMENT;
       break;

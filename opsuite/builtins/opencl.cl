@@ -63,6 +63,21 @@ kernel void compare_f32(global const uint* a, global const uint* b, global uchar
   y[i] = nan ? (uchar)(op == 5) : compare_keys(op, float_key(x), float_key(z));
 }
 
+// FLOAT_16 by its bits: the same order and NaN rule as FLOAT_32 (widening
+// to float is exact and keeps the order).
+kernel void compare_f16(global const ushort* a, global const ushort* b, global uchar* y, const int op,
+                        OPRIG_BROADCAST_ARGS) {
+  const ulong i = get_global_id(0);
+  if (i >= n) return;
+  ulong ao, bo;
+  offsets(i, merged, dims, a_strides, b_strides, &ao, &bo);
+  const uint x = a[ao], z = b[bo];
+  const bool nan = (x & 0x7fffu) > 0x7c00u || (z & 0x7fffu) > 0x7c00u;
+  const long kx = (x & 0x8000u) ? -(long)(x & 0x7fffu) : (long)x;
+  const long kz = (z & 0x8000u) ? -(long)(z & 0x7fffu) : (long)z;
+  y[i] = nan ? (uchar)(op == 5) : compare_keys(op, kx, kz);
+}
+
 kernel void compare_b8(global const uchar* a, global const uchar* b, global uchar* y, const int op,
                        OPRIG_BROADCAST_ARGS) {
   const ulong i = get_global_id(0);

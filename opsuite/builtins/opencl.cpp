@@ -28,8 +28,12 @@ namespace {
 const char* kernel_name_for(const Node& n) {
   switch (n.op) {
     case Op::kCompare:
-      return n.in_dtype == OPRIG_DTYPE_INT_32 ? "compare_i32" : n.in_dtype == OPRIG_DTYPE_FLOAT_32 ? "compare_f32"
-                                                                                                 : "compare_b8";
+      switch (n.in_dtype) {
+        case OPRIG_DTYPE_INT_32: return "compare_i32";
+        case OPRIG_DTYPE_FLOAT_32: return "compare_f32";
+        case OPRIG_DTYPE_FLOAT_16: return "compare_f16";
+        default: return "compare_b8";
+      }
     case Op::kLogical: return "logical";
     case Op::kLogicalNot: return "logical_not";
     case Op::kCast: return "cast";

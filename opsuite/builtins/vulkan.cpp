@@ -79,7 +79,10 @@ oprig_status prepare(oprig_kernel* k, const oprig_tensor* inputs, size_t num_inp
   }
   switch (n.op) {
     case Op::kCompare:
-      k->variant = n.in_dtype == OPRIG_DTYPE_INT_32 ? 0 : n.in_dtype == OPRIG_DTYPE_FLOAT_32 ? 1 : 2;
+      k->variant = n.in_dtype == OPRIG_DTYPE_INT_32     ? 0
+                   : n.in_dtype == OPRIG_DTYPE_FLOAT_32 ? 1
+                   : n.in_dtype == OPRIG_DTYPE_FLOAT_16 ? 3
+                                                        : 2;
       break;
     case Op::kLogical: k->variant = n.operation; break;
     case Op::kLogicalNot: k->variant = 2; break;
