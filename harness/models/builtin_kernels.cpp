@@ -72,28 +72,22 @@ std::optional<graph::DeviceKernel> OpsuiteBuiltinKernels::kernel_for(BuiltinOp o
     k.op = name;
   };
   const bool quantised = any_quantised(inputs) || any_quantised(outputs);
-  // Comparisons of quantised operands compare real values (scales may
-  // differ); the device kernels compare stored values.
-  const bool comparison = op == BuiltinOp::kLess || op == BuiltinOp::kLessEqual || op == BuiltinOp::kGreater ||
-                          op == BuiltinOp::kGreaterEqual || op == BuiltinOp::kEqual || op == BuiltinOp::kNotEqual;
-  if (comparison && quantised) {
-    *why = "quantised operands are compared by real value on the host";
-    return std::nullopt;
-  }
+  // Quantised comparisons go to Compare too: it compares the real values
+  // (each input with its own scale and zero point) as the host does.
   switch (op) {
     case BuiltinOp::kAdd:
     case BuiltinOp::kSub:
-    case BuiltinOp::kMul:
-      if (quantised) {
-        *why = "quantised arithmetic keeps the built-in's requantisation on the host";
-        return std::nullopt;
-      }
-    {
-      // The activation operand becomes ElementwiseBinary's fused_activation.
+    case BuiltinOp::kMul: {
+      // The activation operand becomes the package op's fused_activation.
       const std::optional<uint32_t> act = constant_activation(inputs, 2, why);
       if (!act) return std::nullopt;
-      k.package = opsuite_.get();
-      k.op = "ElementwiseBinary";
+      if (quantised) {
+        // NNAPI's integer requantisation, code for code.
+        in_builtins("QuantizedArithmetic");
+      } else {
+        k.package = opsuite_.get();
+        k.op = "ElementwiseBinary";
+      }
       k.params.push_back(enum_index("operation", op == BuiltinOp::kAdd ? 0 : op == BuiltinOp::kSub ? 1 : 2));
       k.params.push_back(enum_index("fused_activation", *act));
       k.inputs = {0, 1};

@@ -2,17 +2,18 @@
 // which package op computes each graph built-in on a device.
 //   ADD, SUB, MUL        -> org.oprig.opsuite:ElementwiseBinary (operation ADD, SUB, MUL; a
 //                           constant activation operand as its fused_activation, the kernel
-//                           taking the two tensors only)
+//                           taking the two tensors only); quantised: org.oprig.builtins:
+//                           QuantizedArithmetic (NNAPI's requantisation, the same parameters)
 //   LESS ... NOT_EQUAL   -> org.oprig.builtins:Compare (operation by name)
 //   LOGICAL_AND, _OR     -> org.oprig.builtins:Logical (AND, OR)
 //   LOGICAL_NOT          -> org.oprig.builtins:LogicalNot
 //   CAST                 -> org.oprig.builtins:Cast
 // Only where the package op computes exactly what the runtime's host kernel
-// does: non-quantised types (FLOAT_16 included: ElementwiseBinary computes in
-// fp32 and rounds once, Compare orders the bits, as the host does).
-// Quantised ADD/SUB/MUL and CAST keep their requantisation on the host
-// (NNAPI's integer requantisation on the devices is future work), and say so
-// in the placement note.
+// does (FLOAT_16: ElementwiseBinary computes in fp32 and rounds once,
+// Compare orders the bits; quantised: QuantizedArithmetic gives NNAPI's
+// codes, Compare compares float((q - zero_point)) * scale as the host does).
+// A quantised CAST keeps its conversion on the host and says so in the
+// placement note.
 #pragma once
 
 #include <filesystem>

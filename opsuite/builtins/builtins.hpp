@@ -8,6 +8,11 @@
 //            BOOL_8 (the bytes as unsigned numbers) -> BOOL_8 0/1.
 //   Logical  (operation AND, OR), LogicalNot: BOOL_8 (any non-zero byte is
 //            true) -> BOOL_8 0/1.
+//            Quantised UINT_8 / INT_8 inputs compare their real values as
+//            the host does (quant.hpp), each with its own quantisation.
+//   QuantizedArithmetic (operation ADD, SUB, MUL; fused_activation NONE,
+//            RELU, RELU1, RELU6): quantised UINT_8 or INT_8 -> the same type,
+//            NNAPI's integer requantisation (quant.hpp), code for code.
 //   Cast     between INT_32, FLOAT_32, UINT_8, INT_8 and BOOL_8, none
 //            quantised: from BOOL_8 the value is 0 or 1; to INT_32, UINT_8,
 //            INT_8 truncate toward zero and saturate, NaN -> 0; to FLOAT_32
@@ -24,9 +29,10 @@
 
 namespace oprig::builtins {
 
-enum class Op { kCompare, kLogical, kLogicalNot, kCast };
+enum class Op { kCompare, kLogical, kLogicalNot, kCast, kQuantizedArithmetic };
 enum Comparison : uint32_t { kLess, kLessEqual, kGreater, kGreaterEqual, kEqual, kNotEqual };
 enum LogicalOp : uint32_t { kAnd, kOr };
+enum ArithmeticOp : uint32_t { kAdd, kSub, kMul };
 
 inline bool op_from_name(const char* name, Op* op) {
   const std::string_view n(name);
@@ -34,6 +40,7 @@ inline bool op_from_name(const char* name, Op* op) {
   else if (n == "Logical") *op = Op::kLogical;
   else if (n == "LogicalNot") *op = Op::kLogicalNot;
   else if (n == "Cast") *op = Op::kCast;
+  else if (n == "QuantizedArithmetic") *op = Op::kQuantizedArithmetic;
   else return false;
   return true;
 }
@@ -44,6 +51,9 @@ inline bool castable(uint32_t dtype) {
   return dtype == OPRIG_DTYPE_INT_32 || dtype == OPRIG_DTYPE_FLOAT_32 || dtype == OPRIG_DTYPE_UINT_8 ||
          dtype == OPRIG_DTYPE_INT_8 || dtype == OPRIG_DTYPE_BOOL_8;
 }
+
+// Two tensor inputs broadcast against each other.
+inline bool binary(Op op) { return op == Op::kCompare || op == Op::kLogical || op == Op::kQuantizedArithmetic; }
 
 inline uint32_t element_bytes(uint32_t dtype) {
   return dtype == OPRIG_DTYPE_INT_32 || dtype == OPRIG_DTYPE_FLOAT_32 ? 4 : dtype == OPRIG_DTYPE_FLOAT_16 ? 2 : 1;

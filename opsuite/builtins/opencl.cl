@@ -1,6 +1,6 @@
-// org.oprig.builtins for the opencl backend: Compare, Logical, LogicalNot and
-// Cast, one work-item per output element, with the semantics of builtins.hpp
-// (the graph runtime's host kernels). FLOAT_32 comparisons and the test for
+// org.oprig.builtins for the opencl backend: Compare, Logical, LogicalNot,
+// Cast and QuantizedArithmetic, one work-item per output element, with the
+// semantics of builtins.hpp and quant.hpp (the graph runtime's host kernels). FLOAT_32 comparisons and the test for
 // zero use the bits, so a device that flushes denormals still compares them
 // as IEEE does. Two-input ops broadcast through the merged iteration space of
 // common/broadcast.hpp.
@@ -76,6 +76,63 @@ kernel void compare_f16(global const ushort* a, global const ushort* b, global u
   const long kx = (x & 0x8000u) ? -(long)(x & 0x7fffu) : (long)x;
   const long kz = (z & 0x8000u) ? -(long)(z & 0x7fffu) : (long)z;
   y[i] = nan ? (uchar)(op == 5) : compare_keys(op, kx, kz);
+}
+
+// Quantised codes (UINT_8, or INT_8 when is_signed) compared by real value,
+// float(q - zero_point) * scale as the host computes it: one IEEE fp32
+// multiply (the host refuses devices that flush fp32 denormals), then the
+// order of the bits; no NaN can arise.
+kernel void compare_q8(global const uchar* a, global const uchar* b, global uchar* y, const int op,
+                       OPRIG_BROADCAST_ARGS, const int is_signed, const int a_zero, const float a_scale,
+                       const int b_zero, const float b_scale) {
+  const ulong i = get_global_id(0);
+  if (i >= n) return;
+  ulong ao, bo;
+  offsets(i, merged, dims, a_strides, b_strides, &ao, &bo);
+  const int qa = is_signed ? (int)((global const char*)a)[ao] : (int)a[ao];
+  const int qb = is_signed ? (int)((global const char*)b)[bo] : (int)b[bo];
+  const float ra = (float)(qa - a_zero) * a_scale, rb = (float)(qb - b_zero) * b_scale;
+  y[i] = compare_keys(op, float_key(as_uint(ra)), float_key(as_uint(rb)));
+}
+
+// NNAPI's fixed point (quant.hpp): srdhm rounds ties toward +inf, rdbpot to
+// nearest with ties away from zero.
+inline int srdhm(const int a, const int b) {
+  if (a == INT_MIN && b == INT_MIN) return INT_MAX;
+  const long ab = (long)a * (long)b;
+  return (int)((ab + (ab >= 0 ? (1L << 30) : (1L - (1L << 30)))) / (1L << 31));
+}
+
+inline int rdbpot(const int x, const int e) {
+  const uint mask = e == 0 ? 0u : 0xffffffffu >> (32 - e);
+  const uint remainder = as_uint(x) & mask;
+  const uint threshold = (mask >> 1) + (x < 0 ? 1u : 0u);
+  return (x >> e) + (remainder > threshold ? 1 : 0);
+}
+
+inline int scale_by(const int x, const int m, const int left, const int right) {
+  return rdbpot(srdhm(as_int(as_uint(x) << left), m), right);
+}
+
+// QuantizedArithmetic: q = (in1_offset, in2_offset, out_offset, m1, left1,
+// right1, m2, left2, right2, m_out, left_out, right_out, lo, hi).
+kernel void quant_arith(global const uchar* a, global const uchar* b, global uchar* y, const int op,
+                        OPRIG_BROADCAST_ARGS, const int is_signed, const int16 q) {
+  const ulong i = get_global_id(0);
+  if (i >= n) return;
+  ulong ao, bo;
+  offsets(i, merged, dims, a_strides, b_strides, &ao, &bo);
+  const int x = (is_signed ? (int)((global const char*)a)[ao] : (int)a[ao]) + q.s0;
+  const int z = (is_signed ? (int)((global const char*)b)[bo] : (int)b[bo]) + q.s1;
+  int raw;
+  if (op == 2) {
+    raw = scale_by(x * z, q.s9, q.sa, q.sb);
+  } else {
+    const int sx = scale_by(x * (1 << 20), q.s3, q.s4, q.s5);
+    const int sz = scale_by(z * (1 << 20), q.s6, q.s7, q.s8);
+    raw = scale_by(sx + sz, q.s9, q.sa, q.sb);
+  }
+  y[i] = (uchar)clamp(raw + q.s2, q.sc, q.sd);
 }
 
 kernel void compare_b8(global const uchar* a, global const uchar* b, global uchar* y, const int op,

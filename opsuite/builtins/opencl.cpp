@@ -13,6 +13,7 @@
 
 struct oprig_kernel {
   oprig::builtins::Node node;
+  bool fp32_denormals = false;  // quantised comparisons multiply in fp32 as the host does
   cl_command_queue queue = nullptr;
   cl_program program = nullptr;
   cl_kernel kernel = nullptr;  // for the dtype of the last prepare
@@ -27,7 +28,9 @@ namespace {
 
 const char* kernel_name_for(const Node& n) {
   switch (n.op) {
+    case Op::kQuantizedArithmetic: return "quant_arith";
     case Op::kCompare:
+      if (n.quantised) return "compare_q8";
       switch (n.in_dtype) {
         case OPRIG_DTYPE_INT_32: return "compare_i32";
         case OPRIG_DTYPE_FLOAT_32: return "compare_f32";
@@ -56,6 +59,10 @@ oprig_status create(const oprig_backend_context* ctx, const char* op_name, const
   auto* k = new (std::nothrow) oprig_kernel;
   if (k == nullptr) return OPRIG_STATUS_OUT_OF_MEMORY;
   k->node = node;
+  cl_device_fp_config fp32 = 0;
+  k->fp32_denormals = clGetDeviceInfo(static_cast<cl_device_id>(ctx->cl_device), CL_DEVICE_SINGLE_FP_CONFIG,
+                                      sizeof fp32, &fp32, nullptr) == CL_SUCCESS &&
+                      (fp32 & CL_FP_DENORM) != 0;
   k->queue = static_cast<cl_command_queue>(ctx->cl_queue);
   k->program = program;
   *out_kernel = k;
@@ -67,6 +74,10 @@ oprig_status prepare(oprig_kernel* k, const oprig_tensor* inputs, size_t num_inp
   if (k == nullptr) return OPRIG_STATUS_INVALID_ARGUMENT;
   const oprig_status st = plan_node(&k->node, inputs, num_inputs, outputs, num_outputs);
   if (st != OPRIG_STATUS_OK) return st;
+  if (k->node.op == Op::kCompare && k->node.quantised && !k->fp32_denormals) {
+    k->node.prepared = false;
+    return OPRIG_STATUS_UNSUPPORTED;  // the host's fp32 products may be denormal
+  }
   const std::string name = kernel_name_for(k->node);
   if (k->kernel == nullptr || k->kernel_name != name) {
     if (k->kernel != nullptr) clReleaseKernel(k->kernel);
@@ -100,7 +111,7 @@ oprig_status execute(oprig_kernel* k, const oprig_tensor* inputs, size_t num_inp
   cl_int err = CL_SUCCESS;
   cl_uint arg = 0;
   err |= clSetKernelArg(k->kernel, arg++, sizeof a, &a);
-  if (n.op == Op::kCompare || n.op == Op::kLogical) {
+  if (binary(n.op)) {
     const cl_mem b = static_cast<cl_mem>(inputs[1].data);
     const cl_int op = static_cast<cl_int>(n.operation);
     const cl_int merged = static_cast<cl_int>(n.plan.merged);
@@ -118,6 +129,21 @@ oprig_status execute(oprig_kernel* k, const oprig_tensor* inputs, size_t num_inp
     err |= clSetKernelArg(k->kernel, arg++, sizeof dims, &dims);
     err |= clSetKernelArg(k->kernel, arg++, sizeof a_strides, &a_strides);
     err |= clSetKernelArg(k->kernel, arg++, sizeof b_strides, &b_strides);
+    if (n.quantised) {
+      const cl_int is_signed = n.in_dtype == OPRIG_DTYPE_INT_8 ? 1 : 0;
+      err |= clSetKernelArg(k->kernel, arg++, sizeof is_signed, &is_signed);
+    }
+    if (n.op == Op::kCompare && n.quantised) {
+      err |= clSetKernelArg(k->kernel, arg++, sizeof(cl_int), &n.qa.zero_point);
+      err |= clSetKernelArg(k->kernel, arg++, sizeof(cl_float), &n.qa.scale);
+      err |= clSetKernelArg(k->kernel, arg++, sizeof(cl_int), &n.qb.zero_point);
+      err |= clSetKernelArg(k->kernel, arg++, sizeof(cl_float), &n.qb.scale);
+    } else if (n.op == Op::kQuantizedArithmetic) {
+      const quant::ArithmeticParams& p = n.arithmetic;
+      const cl_int16 q = {{p.in1_offset, p.in2_offset, p.out_offset, p.in1.m, p.in1.left, p.in1.right, p.in2.m,
+                           p.in2.left, p.in2.right, p.out.m, p.out.left, p.out.right, p.range.lo, p.range.hi, 0, 0}};
+      err |= clSetKernelArg(k->kernel, arg++, sizeof q, &q);
+    }
   } else if (n.op == Op::kLogicalNot) {
     err |= clSetKernelArg(k->kernel, arg++, sizeof y, &y);
     err |= clSetKernelArg(k->kernel, arg++, sizeof count, &count);

@@ -21,12 +21,14 @@ constexpr uint32_t kBackends = 0
     ;
 
 const char* const kOperation[] = {"operation", nullptr};
+const char* const kArithmetic[] = {"operation", "fused_activation", nullptr};
 
 const oprig_op_registration_v1 kOps[] = {
     {"Compare", kBackends, 2, 1, kOperation, {}},
     {"Logical", kBackends, 2, 1, kOperation, {}},
     {"LogicalNot", kBackends, 1, 1, nullptr, {}},
     {"Cast", kBackends, 1, 1, nullptr, {}},
+    {"QuantizedArithmetic", kBackends, 2, 1, kArithmetic, {}},
 };
 
 const oprig_implementation_location_v1 kImplementations[] = {
