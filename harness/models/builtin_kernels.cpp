@@ -93,6 +93,19 @@ std::optional<graph::DeviceKernel> OpsuiteBuiltinKernels::kernel_for(BuiltinOp o
       k.inputs = {0, 1};
       return k;
     }
+    case BuiltinOp::kDiv: {
+      // IEEE division for floats; TENSOR_INT32 is NNAPI's floor division
+      // (x / 0 = 0, INT32_MIN / -1 wraps), ElementwiseBinary's FLOOR.
+      const std::optional<uint32_t> act = constant_activation(inputs, 2, why);
+      if (!act) return std::nullopt;
+      k.package = opsuite_.get();
+      k.op = "ElementwiseBinary";
+      k.params.push_back(enum_index("operation", 3));
+      k.params.push_back(enum_index("fused_activation", *act));
+      k.params.push_back(enum_index("integer_division", 1));
+      k.inputs = {0, 1};
+      return k;
+    }
     case BuiltinOp::kLess: in_builtins("Compare"); k.params.push_back(enum_index("operation", 0)); return k;
     case BuiltinOp::kLessEqual: in_builtins("Compare"); k.params.push_back(enum_index("operation", 1)); return k;
     case BuiltinOp::kGreater: in_builtins("Compare"); k.params.push_back(enum_index("operation", 2)); return k;

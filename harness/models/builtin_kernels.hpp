@@ -4,6 +4,8 @@
 //                           constant activation operand as its fused_activation, the kernel
 //                           taking the two tensors only); quantised: org.oprig.builtins:
 //                           QuantizedArithmetic (NNAPI's requantisation, the same parameters)
+//   DIV                  -> org.oprig.opsuite:ElementwiseBinary (operation DIV, integer_division
+//                           FLOOR: NNAPI's TENSOR_INT32 DIV; floats divide as IEEE)
 //   LESS ... NOT_EQUAL   -> org.oprig.builtins:Compare (operation by name)
 //   LOGICAL_AND, _OR     -> org.oprig.builtins:Logical (AND, OR)
 //   LOGICAL_NOT          -> org.oprig.builtins:LogicalNot

@@ -29,7 +29,7 @@ extern const KernelOps oprig_elementwise_binary__cpu;
 
 namespace {
 
-enum class Op { kAdd, kSub, kMul, kDiv, kMax, kMin, kPow };
+enum class Op { kAdd, kSub, kMul, kDiv, kMax, kMin, kPow, kFloorDiv };  // kFloorDiv: DIV, integer_division FLOOR
 enum class Act { kNone, kRelu, kRelu1, kRelu6 };
 
 struct BinaryCpuKernel : KernelBase {
@@ -47,7 +47,7 @@ inline float apply_f32(float a, float b) {
   if constexpr (kOp == Op::kAdd) return a + b;
   if constexpr (kOp == Op::kSub) return a - b;
   if constexpr (kOp == Op::kMul) return a * b;
-  if constexpr (kOp == Op::kDiv) return a / b;
+  if constexpr (kOp == Op::kDiv || kOp == Op::kFloorDiv) return a / b;
   // NaN propagates (a + b is NaN when either is); as selects, so it vectorises.
   if constexpr (kOp == Op::kMax) return (a != a || b != b) ? a + b : (a > b ? a : b);
   if constexpr (kOp == Op::kMin) return (a != a || b != b) ? a + b : (a < b ? a : b);
@@ -70,6 +70,12 @@ inline int32_t apply_i32(int32_t a, int32_t b) {
   // Division by 0 is outside the spec; it must not trap. INT_MIN / -1 wraps.
   if constexpr (kOp == Op::kDiv)
     return b == 0 ? 0 : (b == -1 ? static_cast<int32_t>(0u - ua) : a / b);
+  if constexpr (kOp == Op::kFloorDiv) {
+    if (b == 0) return 0;
+    if (b == -1) return static_cast<int32_t>(0u - ua);
+    const int32_t q = a / b;
+    return q * b != a && ((a < 0) != (b < 0)) ? q - 1 : q;
+  }
   if constexpr (kOp == Op::kMax) return a > b ? a : b;
   if constexpr (kOp == Op::kMin) return a < b ? a : b;
   if constexpr (kOp == Op::kPow) return int_pow(a, b);
@@ -224,6 +230,7 @@ void run_range(void* arg, size_t begin, size_t end) {
     case Op::kMax: return range_for_isa<Op::kMax>(w, begin, end);
     case Op::kMin: return range_for_isa<Op::kMin>(w, begin, end);
     case Op::kPow: return range_for_isa<Op::kPow>(w, begin, end);
+    case Op::kFloorDiv: return range_for_isa<Op::kFloorDiv>(w, begin, end);
   }
 }
 
@@ -237,11 +244,14 @@ oprig_status create(const oprig_backend_context* ctx, const oprig_param* params,
   if (!op || *op < 0) return OPRIG_STATUS_INVALID_ARGUMENT;  // mandatory, and one of the seven
   const std::optional<int> act = enum_param(params, num_params, "fused_activation", {"NONE", "RELU", "RELU1", "RELU6"});
   if (act && *act < 0) return OPRIG_STATUS_INVALID_ARGUMENT;
+  const std::optional<int> division = enum_param(params, num_params, "integer_division", {"TRUNCATE", "FLOOR"});
+  if (division && *division < 0) return OPRIG_STATUS_INVALID_ARGUMENT;
   auto* kernel = new (std::nothrow) BinaryCpuKernel();
   if (kernel == nullptr) return OPRIG_STATUS_OUT_OF_MEMORY;
   kernel->ops = &oprig_elementwise_binary__cpu;
   kernel->ctx = ctx;
   kernel->op = static_cast<Op>(*op);
+  if (kernel->op == Op::kDiv && division.value_or(0) == 1) kernel->op = Op::kFloorDiv;
   kernel->act = static_cast<Act>(act.value_or(0));
   *out_kernel = to_handle(kernel);
   return OPRIG_STATUS_OK;

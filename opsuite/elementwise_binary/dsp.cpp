@@ -41,6 +41,8 @@ oprig_status create(const oprig_backend_context* ctx, const oprig_param* params,
   if (!op || *op < 0) return OPRIG_STATUS_INVALID_ARGUMENT;
   const std::optional<int> act = enum_param(params, num_params, "fused_activation", {"NONE", "RELU", "RELU1", "RELU6"});
   if (act && *act < 0) return OPRIG_STATUS_INVALID_ARGUMENT;
+  const std::optional<int> division = enum_param(params, num_params, "integer_division", {"TRUNCATE", "FLOOR"});
+  if (division && *division < 0) return OPRIG_STATUS_INVALID_ARGUMENT;  // DIV itself is UNSUPPORTED here
   auto* k = new (std::nothrow) BinaryDsp;
   if (k == nullptr) return OPRIG_STATUS_OUT_OF_MEMORY;
   k->ops = &oprig_elementwise_binary__dsp;

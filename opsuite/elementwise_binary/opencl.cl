@@ -10,7 +10,7 @@
 // MAX/MIN propagate NaN and otherwise select, as the cpu kernel does.
 // FLOAT_16: widened to float by vload_half, computed as FLOAT_32, rounded
 // once to nearest even by vstore_half_rte. INT_32: ADD, SUB, MUL wrap (done
-// in uint), DIV truncates (by 0 gives 0, INT_MIN / -1 wraps), POW by
+// in uint), DIV truncates or floors (by 0 gives 0, INT_MIN / -1 wraps), POW by
 // squaring modulo 2^32 (the cpu's repeated product, in log steps), a negative
 // exponent giving the truncated quotient. The fused activation (act: 0 NONE,
 // 1 RELU, 2 RELU1, 3 RELU6) clamps with selects, not fmin/fmax, which may
@@ -28,6 +28,7 @@
 #define OP_MAX 4
 #define OP_MIN 5
 #define OP_POW 6
+#define OP_FLOOR_DIV 7  // DIV with integer_division FLOOR
 
 // Offsets of output element i in a and b.
 inline void offsets(ulong i, const int merged, const long8 dims, const long8 a_strides, const long8 b_strides,
@@ -53,7 +54,8 @@ inline float apply_f32(const int op, const float a, const float b) {
     case OP_ADD: return a + b;
     case OP_SUB: return a - b;
     case OP_MUL: return a * b;
-    case OP_DIV: return a / b;
+    case OP_DIV:
+    case OP_FLOOR_DIV: return a / b;
     case OP_MAX: return (isnan(a) || isnan(b)) ? a + b : (a > b ? a : b);
     case OP_MIN: return (isnan(a) || isnan(b)) ? a + b : (a < b ? a : b);
 #ifdef OPRIG_FP64
@@ -98,6 +100,12 @@ inline int apply_i32(const int op, const int a, const int b) {
     case OP_MAX: return max(a, b);
     case OP_MIN: return min(a, b);
     case OP_POW: return int_pow(a, b);
+    case OP_FLOOR_DIV: {
+      if (b == 0) return 0;
+      if (b == -1) return as_int(0u - ua);
+      const int q = a / b;
+      return q * b != a && ((a < 0) != (b < 0)) ? q - 1 : q;
+    }
   }
   return 0;
 }

@@ -22,7 +22,7 @@ extern const KernelOps oprig_elementwise_binary__opencl;
 
 namespace {
 
-enum Op { kAdd, kSub, kMul, kDiv, kMax, kMin, kPow };
+enum Op { kAdd, kSub, kMul, kDiv, kMax, kMin, kPow, kFloorDiv };  // kFloorDiv: DIV, integer_division FLOOR
 
 struct BinaryOpenCL : KernelBase {
   cl_command_queue queue = nullptr;
@@ -49,6 +49,8 @@ oprig_status create(const oprig_backend_context* ctx, const oprig_param* params,
   if (!op || *op < 0) return OPRIG_STATUS_INVALID_ARGUMENT;
   const std::optional<int> act = enum_param(params, num_params, "fused_activation", {"NONE", "RELU", "RELU1", "RELU6"});
   if (act && *act < 0) return OPRIG_STATUS_INVALID_ARGUMENT;
+  const std::optional<int> division = enum_param(params, num_params, "integer_division", {"TRUNCATE", "FLOOR"});
+  if (division && *division < 0) return OPRIG_STATUS_INVALID_ARGUMENT;
   cl_context context = static_cast<cl_context>(ctx->cl_context);
   cl_device_id device = static_cast<cl_device_id>(ctx->cl_device);
   const bool fp64 = device_has_fp64(device);
@@ -63,7 +65,7 @@ oprig_status create(const oprig_backend_context* ctx, const oprig_param* params,
   if (k == nullptr) return OPRIG_STATUS_OUT_OF_MEMORY;
   k->ops = &oprig_elementwise_binary__opencl;
   k->queue = static_cast<cl_command_queue>(ctx->cl_queue);
-  k->op = *op;
+  k->op = *op == kDiv && division.value_or(0) == 1 ? kFloorDiv : *op;
   k->act = act.value_or(0);
   k->fp64 = fp64;
   k->exact_divide = exact_divide;
@@ -91,7 +93,7 @@ oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   if (inputs[1].dtype != dtype || outputs[0].dtype != dtype) return OPRIG_STATUS_INVALID_ARGUMENT;
   if (inputs[0].scale != 0 || inputs[1].scale != 0 || outputs[0].scale != 0) return OPRIG_STATUS_UNSUPPORTED;
   const bool floating = dtype != OPRIG_DTYPE_INT_32;
-  if (floating && k->op == kDiv && !k->exact_divide) return OPRIG_STATUS_UNSUPPORTED;
+  if (floating && (k->op == kDiv || k->op == kFloorDiv) && !k->exact_divide) return OPRIG_STATUS_UNSUPPORTED;
   if (floating && k->op == kPow && !k->fp64) return OPRIG_STATUS_UNSUPPORTED;
   if (!plan_broadcast(inputs[0], inputs[1], &k->plan)) return OPRIG_STATUS_INVALID_ARGUMENT;
   outputs[0].rank = k->plan.rank;

@@ -56,6 +56,7 @@ struct BinaryVulkan : KernelBase {
   int float_module = -1, int_module = -1;
   uint32_t op = kAdd;
   uint32_t act = 0;
+  bool floor_division = false;  // INT_32 DIV floors (vulkan_int.comp's operation 7)
   oprig_dtype dtype = OPRIG_DTYPE_INVALID;  // from the last prepare
   BroadcastPlan plan;
 };
@@ -68,11 +69,14 @@ oprig_status create(const oprig_backend_context* ctx, const oprig_param* params,
   if (!op || *op < 0) return OPRIG_STATUS_INVALID_ARGUMENT;
   const std::optional<int> act = enum_param(params, num_params, "fused_activation", {"NONE", "RELU", "RELU1", "RELU6"});
   if (act && *act < 0) return OPRIG_STATUS_INVALID_ARGUMENT;
+  const std::optional<int> division = enum_param(params, num_params, "integer_division", {"TRUNCATE", "FLOOR"});
+  if (division && *division < 0) return OPRIG_STATUS_INVALID_ARGUMENT;
   auto* k = new (std::nothrow) BinaryVulkan;
   if (k == nullptr) return OPRIG_STATUS_OUT_OF_MEMORY;
   k->ops = &oprig_elementwise_binary__vulkan;
   k->op = static_cast<uint32_t>(*op);
   k->act = static_cast<uint32_t>(act.value_or(0));
+  k->floor_division = division.value_or(0) == 1;
   oprig_status st = k->pipelines.init(*ctx, 3, sizeof(PushConstants));
   if (st == OPRIG_STATUS_OK) {
     k->int_module = k->pipelines.add_module(
@@ -127,7 +131,7 @@ oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   if (k->dtype == OPRIG_DTYPE_INVALID) return OPRIG_STATUS_INVALID_ARGUMENT;  // not prepared
   if (k->plan.count == 0) return OPRIG_STATUS_OK;
   PushConstants push{};
-  push.op = k->op;
+  push.op = k->op == kDiv && k->floor_division && k->dtype == OPRIG_DTYPE_INT_32 ? 7u : k->op;
   activation_bounds(k->act, k->dtype == OPRIG_DTYPE_INT_32, &push.lo, &push.hi);
   push.count = static_cast<uint32_t>(k->plan.count);
   push.merged = k->plan.merged;
