@@ -40,6 +40,15 @@ std::optional<uint32_t> constant_activation(std::span<const graph::Operand* cons
   return static_cast<uint32_t>(code);
 }
 
+graph::Param int32_param(const char* name, int32_t value) {
+  graph::Param p;
+  p.name = name;
+  p.dtype = OPRIG_DTYPE_INT_32;
+  p.data.resize(sizeof value);
+  std::memcpy(p.data.data(), &value, sizeof value);
+  return p;
+}
+
 bool any_quantised(std::span<const graph::Operand* const> operands) {
   for (const graph::Operand* o : operands)
     if (o->scale != 0) return true;
@@ -104,6 +113,46 @@ std::optional<graph::DeviceKernel> OpsuiteBuiltinKernels::kernel_for(BuiltinOp o
       k.params.push_back(enum_index("fused_activation", *act));
       k.params.push_back(enum_index("integer_division", 1));
       k.inputs = {0, 1};
+      return k;
+    }
+    case BuiltinOp::kFullyConnected: {
+      const std::optional<uint32_t> act = constant_activation(inputs, 3, why);
+      if (!act) return std::nullopt;
+      in_builtins("FullyConnected");
+      k.params.push_back(enum_index("fused_activation", *act));
+      k.inputs = {0, 1, 2};
+      return k;
+    }
+    case BuiltinOp::kSlice:
+      // The output shape depends on begin and size: the kernel reads only
+      // those two on the host (resolve_shapes); the input stays where it is.
+      in_builtins("Slice");
+      k.resolve_inputs = {1, 2};
+      return k;
+    case BuiltinOp::kConcatenation: {
+      // Concat copies; NNAPI requantises an input whose quantisation differs
+      // from the output's, which a copy cannot.
+      const graph::Operand& axis = *inputs.back();
+      const graph::Operand& out = *outputs[0];
+      for (size_t i = 0; i + 1 < inputs.size(); ++i)
+        if (inputs[i]->scale != out.scale || inputs[i]->zero_point != out.zero_point) {
+          *why = "an input's quantisation differs from the output's: NNAPI requantises it, Concat copies";
+          return std::nullopt;
+        }
+      if (axis.lifetime != graph::Lifetime::kConstant || axis.value.size() != sizeof(int32_t)) {
+        *why = "the axis is not a constant (Concat takes it as a parameter)";
+        return std::nullopt;
+      }
+      int32_t a;
+      std::memcpy(&a, axis.value.data(), sizeof a);
+      if (a < 0) {  // NNAPI refuses it (Concat would count from the end)
+        *why = "a negative axis";
+        return std::nullopt;
+      }
+      k.package = opsuite_.get();
+      k.op = "Concat";
+      k.params.push_back(int32_param("axis", a));
+      for (uint32_t i = 0; i + 1 < inputs.size(); ++i) k.inputs.push_back(i);
       return k;
     }
     case BuiltinOp::kLess: in_builtins("Compare"); k.params.push_back(enum_index("operation", 0)); return k;

@@ -10,6 +10,10 @@
 //   LOGICAL_AND, _OR     -> org.oprig.builtins:Logical (AND, OR)
 //   LOGICAL_NOT          -> org.oprig.builtins:LogicalNot
 //   CAST                 -> org.oprig.builtins:Cast
+//   FULLY_CONNECTED      -> org.oprig.builtins:FullyConnected (the activation as a parameter)
+//   SLICE                -> org.oprig.builtins:Slice (begin and size read on the host to size the output)
+//   CONCATENATION        -> org.oprig.opsuite:Concat (a copy: inputs quantised as the output; the
+//                           constant axis as its parameter)
 // Only where the package op computes exactly what the runtime's host kernel
 // does (FLOAT_16: ElementwiseBinary computes in fp32 and rounds once,
 // Compare orders the bits; quantised: QuantizedArithmetic gives NNAPI's

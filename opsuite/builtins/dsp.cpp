@@ -343,6 +343,7 @@ oprig_status prepare(oprig_kernel* k, const oprig_tensor* inputs, size_t num_inp
                      size_t num_outputs) {
   if (k == nullptr) return OPRIG_STATUS_INVALID_ARGUMENT;
   Node& n = k->node;
+  if (n.op == Op::kSlice || n.op == Op::kFullyConnected) return OPRIG_STATUS_UNSUPPORTED;  // opencl and vulkan only
   const oprig_status st = plan_node(&n, inputs, num_inputs, outputs, num_outputs);
   if (st != OPRIG_STATUS_OK) return st;
   const auto is_float = [](uint32_t t) { return t == OPRIG_DTYPE_FLOAT_32 || t == OPRIG_DTYPE_FLOAT_16; };
@@ -377,6 +378,7 @@ oprig_status execute(oprig_kernel* k, const oprig_tensor* inputs, size_t num_inp
       case Op::kLogicalNot: run_logical(core, *k, inputs, y); break;
       case Op::kCast: run_cast(core, *k, inputs, y); break;
       case Op::kQuantizedArithmetic: run_quant_arithmetic(core, *k, inputs, y); break;
+      default: return OPRIG_STATUS_UNSUPPORTED;  // Slice and FullyConnected: not registered for dsp
     }
     info->dsp_cycles = core.cycles();
     return OPRIG_STATUS_OK;

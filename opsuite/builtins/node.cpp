@@ -15,6 +15,13 @@ oprig_status parse_node(const char* op_name, const oprig_param* params, size_t n
                                       {"LESS", "LESS_EQUAL", "GREATER", "GREATER_EQUAL", "EQUAL", "NOT_EQUAL"});
       break;
     case Op::kLogical: operation = opsuite::enum_param(params, num_params, "operation", {"AND", "OR"}); break;
+    case Op::kFullyConnected: {
+      const std::optional<int> act =
+          opsuite::enum_param(params, num_params, "fused_activation", {"NONE", "RELU", "RELU1", "RELU6"});
+      if (act && *act < 0) return OPRIG_STATUS_INVALID_ARGUMENT;
+      node->activation = static_cast<uint32_t>(act.value_or(0));
+      return OPRIG_STATUS_OK;
+    }
     case Op::kQuantizedArithmetic: {
       operation = opsuite::enum_param(params, num_params, "operation", {"ADD", "SUB", "MUL"});
       const std::optional<int> act =
@@ -33,6 +40,8 @@ oprig_status parse_node(const char* op_name, const oprig_param* params, size_t n
 oprig_status plan_node(Node* node, const oprig_tensor* inputs, size_t num_inputs, oprig_tensor* outputs,
                        size_t num_outputs) {
   node->prepared = false;
+  if (node->op == Op::kSlice) return plan_slice(node, inputs, num_inputs, outputs, num_outputs);
+  if (node->op == Op::kFullyConnected) return plan_fully_connected(node, inputs, num_inputs, outputs, num_outputs);
   const size_t want = binary(node->op) ? 2 : 1;
   if (inputs == nullptr || outputs == nullptr || num_inputs != want || num_outputs != 1)
     return OPRIG_STATUS_INVALID_ARGUMENT;
@@ -74,6 +83,7 @@ oprig_status plan_node(Node* node, const oprig_tensor* inputs, size_t num_inputs
     case Op::kCast:
       if (!castable(a.dtype) || !castable(y.dtype)) return OPRIG_STATUS_UNSUPPORTED;
       break;
+    default: return OPRIG_STATUS_UNSUPPORTED;
   }
   // One-input ops broadcast against themselves: one row of every element.
   if (!opsuite::plan_broadcast(a, num_inputs == 2 ? inputs[1] : a, &node->plan)) return OPRIG_STATUS_INVALID_ARGUMENT;

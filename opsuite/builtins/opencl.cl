@@ -5,6 +5,8 @@
 // as IEEE does. Two-input ops broadcast through the merged iteration space of
 // common/broadcast.hpp.
 
+#pragma OPENCL FP_CONTRACT OFF
+
 #define OPRIG_BROADCAST_ARGS const ulong n, const int merged, const long8 dims, const long8 a_strides, \
                              const long8 b_strides
 
@@ -189,4 +191,84 @@ kernel void cast(global const uchar* x, global uchar* y, const int from, const i
     case 4: ((global char*)y)[i] = (char)clamp(v, -128, 127); break;
     default: y[i] = v != 0; break;
   }
+}
+
+// Slice: one work-item per output element, copied as `bytes` bytes from the
+// box's place in the input (begin and the output dims come from the host's
+// resolve_shapes; strides are the input's, in elements).
+kernel void slice_copy(global const uchar* x, global uchar* y, const ulong count, const int rank, const int bytes,
+                       const long8 out_dims, const long8 in_strides, const long8 begin) {
+  const ulong i = get_global_id(0);
+  if (i >= count) return;
+  const long od[8] = {out_dims.s0, out_dims.s1, out_dims.s2, out_dims.s3,
+                      out_dims.s4, out_dims.s5, out_dims.s6, out_dims.s7};
+  const long st[8] = {in_strides.s0, in_strides.s1, in_strides.s2, in_strides.s3,
+                      in_strides.s4, in_strides.s5, in_strides.s6, in_strides.s7};
+  const long bg[8] = {begin.s0, begin.s1, begin.s2, begin.s3, begin.s4, begin.s5, begin.s6, begin.s7};
+  ulong rest = i, from = 0;
+  for (int d = rank - 1; d >= 0; --d) {
+    const ulong c = rest % (ulong)od[d];
+    rest /= (ulong)od[d];
+    from += (c + (ulong)bg[d]) * (ulong)st[d];
+  }
+  for (int k = 0; k < bytes; ++k) y[i * (ulong)bytes + k] = x[from * (ulong)bytes + k];
+}
+
+// FullyConnected, one work-item per output element (n, u). Floats: products
+// and sums rounded one by one in fp32, in input order, as the host does (no
+// contraction into fma: FP_CONTRACT is off for the whole program), then the
+// bias, then the activation; FLOAT_16 read exactly and rounded once at the
+// end.
+
+inline float fc_activate(const int act, const float r) {
+  if (act == 0) return r;
+  const float lo = act == 2 ? -1.0f : 0.0f;
+  const float low = r < lo ? lo : r;
+  if (act == 1) return low;
+  const float hi = act == 2 ? 1.0f : 6.0f;
+  return hi < low ? hi : low;
+}
+
+kernel void fc_f32(global const float* x, global const float* w, global const float* b, global float* y,
+                   const ulong count, const long units, const long depth, const int act) {
+  const ulong i = get_global_id(0);
+  if (i >= count) return;
+  const long n = (long)i / units, u = (long)i % units;
+  float acc = 0.0f;
+  for (long d = 0; d < depth; ++d) {
+    const float p = x[n * depth + d] * w[u * depth + d];
+    acc = acc + p;
+  }
+  y[i] = fc_activate(act, acc + b[u]);
+}
+
+kernel void fc_f16(global const half* x, global const half* w, global const half* b, global half* y,
+                   const ulong count, const long units, const long depth, const int act) {
+  const ulong i = get_global_id(0);
+  if (i >= count) return;
+  const long n = (long)i / units, u = (long)i % units;
+  float acc = 0.0f;
+  for (long d = 0; d < depth; ++d) {
+    const float p = vload_half(n * depth + d, x) * vload_half(u * depth + d, w);
+    acc = acc + p;
+  }
+  vstore_half_rte(fc_activate(act, acc + vload_half(u, b)), i, y);
+}
+
+// Quantised: the int32 sum (wrapping) of offset products plus the bias,
+// requantised (quant.hpp); q = (x_offset, w_offset, out_offset, m, left,
+// right, lo, hi).
+kernel void fc_q8(global const uchar* x, global const uchar* w, global const int* b, global uchar* y,
+                  const ulong count, const long units, const long depth, const int is_signed, const int8 q) {
+  const ulong i = get_global_id(0);
+  if (i >= count) return;
+  const long n = (long)i / units, u = (long)i % units;
+  uint acc = 0u;
+  for (long d = 0; d < depth; ++d) {
+    const int xv = is_signed ? (int)((global const char*)x)[n * depth + d] : (int)x[n * depth + d];
+    const int wv = is_signed ? (int)((global const char*)w)[u * depth + d] : (int)w[u * depth + d];
+    acc += as_uint((xv + q.s0) * (wv + q.s1));
+  }
+  acc += as_uint(b[u]);
+  y[i] = (uchar)clamp(scale_by(as_int(acc), q.s3, q.s4, q.s5) + q.s2, q.s6, q.s7);
 }

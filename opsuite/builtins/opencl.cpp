@@ -29,6 +29,9 @@ namespace {
 const char* kernel_name_for(const Node& n) {
   switch (n.op) {
     case Op::kQuantizedArithmetic: return "quant_arith";
+    case Op::kSlice: return "slice_copy";
+    case Op::kFullyConnected:
+      return n.quantised ? "fc_q8" : n.in_dtype == OPRIG_DTYPE_FLOAT_16 ? "fc_f16" : "fc_f32";
     case Op::kCompare:
       if (n.quantised) return "compare_q8";
       switch (n.in_dtype) {
@@ -93,6 +96,69 @@ oprig_status prepare(oprig_kernel* k, const oprig_tensor* inputs, size_t num_inp
   return OPRIG_STATUS_OK;
 }
 
+oprig_status enqueue(oprig_kernel* k, size_t global, oprig_execute_info* info) {
+  cl_event event = nullptr;
+  const cl_int err = clEnqueueNDRangeKernel(k->queue, k->kernel, 1, nullptr, &global, nullptr, 0, nullptr, &event);
+  if (err == CL_OUT_OF_HOST_MEMORY) return OPRIG_STATUS_OUT_OF_MEMORY;
+  if (err != CL_SUCCESS) return OPRIG_STATUS_BACKEND_ERROR;
+  clRetainEvent(event);  // one reference per pointer handed to the host
+  info->cl_first_event = event;
+  info->cl_last_event = event;
+  return OPRIG_STATUS_OK;
+}
+
+// Slice and FullyConnected: their arguments, then one NDRange over the output elements.
+oprig_status enqueue_shaped(oprig_kernel* k, const oprig_tensor* inputs, const oprig_tensor& output,
+                            oprig_execute_info* info) {
+  const Node& n = k->node;
+  const cl_mem x = static_cast<cl_mem>(inputs[0].data), y = static_cast<cl_mem>(output.data);
+  const cl_ulong count = n.count;
+  if (x == nullptr || y == nullptr) return OPRIG_STATUS_INVALID_ARGUMENT;
+  cl_int err = CL_SUCCESS;
+  cl_uint arg = 0;
+  err |= clSetKernelArg(k->kernel, arg++, sizeof x, &x);
+  if (n.op == Op::kSlice) {
+    const cl_int rank = static_cast<cl_int>(n.slice.rank), bytes = static_cast<cl_int>(n.slice.element_bytes);
+    cl_long8 out_dims{}, strides{}, begin{};
+    int64_t stride = 1;
+    for (int d = static_cast<int>(n.slice.rank) - 1; d >= 0; --d) {
+      out_dims.s[d] = n.slice.out_dims[d];
+      strides.s[d] = stride;
+      begin.s[d] = n.slice.begin[d];
+      stride *= n.slice.in_dims[d];
+    }
+    err |= clSetKernelArg(k->kernel, arg++, sizeof y, &y);
+    err |= clSetKernelArg(k->kernel, arg++, sizeof count, &count);
+    err |= clSetKernelArg(k->kernel, arg++, sizeof rank, &rank);
+    err |= clSetKernelArg(k->kernel, arg++, sizeof bytes, &bytes);
+    err |= clSetKernelArg(k->kernel, arg++, sizeof out_dims, &out_dims);
+    err |= clSetKernelArg(k->kernel, arg++, sizeof strides, &strides);
+    err |= clSetKernelArg(k->kernel, arg++, sizeof begin, &begin);
+  } else {
+    const cl_mem w = static_cast<cl_mem>(inputs[1].data), b = static_cast<cl_mem>(inputs[2].data);
+    if (w == nullptr || b == nullptr) return OPRIG_STATUS_INVALID_ARGUMENT;
+    const cl_long units = n.fc.units, depth = n.fc.depth;
+    err |= clSetKernelArg(k->kernel, arg++, sizeof w, &w);
+    err |= clSetKernelArg(k->kernel, arg++, sizeof b, &b);
+    err |= clSetKernelArg(k->kernel, arg++, sizeof y, &y);
+    err |= clSetKernelArg(k->kernel, arg++, sizeof count, &count);
+    err |= clSetKernelArg(k->kernel, arg++, sizeof units, &units);
+    err |= clSetKernelArg(k->kernel, arg++, sizeof depth, &depth);
+    if (n.quantised) {
+      const cl_int is_signed = n.in_dtype == OPRIG_DTYPE_INT_8 ? 1 : 0;
+      const cl_int8 q = {{n.fc.x_offset, n.fc.w_offset, n.fc.out_offset, n.fc.multiplier.m, n.fc.multiplier.left,
+                          n.fc.multiplier.right, n.fc.range.lo, n.fc.range.hi}};
+      err |= clSetKernelArg(k->kernel, arg++, sizeof is_signed, &is_signed);
+      err |= clSetKernelArg(k->kernel, arg++, sizeof q, &q);
+    } else {
+      const cl_int act = static_cast<cl_int>(n.activation);
+      err |= clSetKernelArg(k->kernel, arg++, sizeof act, &act);
+    }
+  }
+  if (err != CL_SUCCESS) return OPRIG_STATUS_BACKEND_ERROR;
+  return enqueue(k, n.count, info);
+}
+
 oprig_status execute(oprig_kernel* k, const oprig_tensor* inputs, size_t num_inputs, const oprig_tensor* outputs,
                      size_t num_outputs, oprig_execute_info* info) {
   if (k == nullptr || inputs == nullptr || outputs == nullptr || info == nullptr || num_outputs != 1)
@@ -100,8 +166,9 @@ oprig_status execute(oprig_kernel* k, const oprig_tensor* inputs, size_t num_inp
   info->cl_first_event = nullptr;
   info->cl_last_event = nullptr;
   const Node& n = k->node;
-  if (!n.prepared) return OPRIG_STATUS_INVALID_ARGUMENT;
+  if (!n.prepared || (n.op == Op::kSlice && !n.slice.resolved)) return OPRIG_STATUS_INVALID_ARGUMENT;
   if (n.count == 0) return OPRIG_STATUS_OK;
+  if (n.op == Op::kSlice || n.op == Op::kFullyConnected) return enqueue_shaped(k, inputs, outputs[0], info);
   for (size_t i = 0; i < num_inputs; ++i)
     if (inputs[i].data == nullptr) return OPRIG_STATUS_INVALID_ARGUMENT;
   if (outputs[0].data == nullptr) return OPRIG_STATUS_INVALID_ARGUMENT;
@@ -155,22 +222,20 @@ oprig_status execute(oprig_kernel* k, const oprig_tensor* inputs, size_t num_inp
     err |= clSetKernelArg(k->kernel, arg++, sizeof count, &count);
   }
   if (err != CL_SUCCESS) return OPRIG_STATUS_BACKEND_ERROR;
-  const size_t global = n.count;
-  cl_event event = nullptr;
-  err = clEnqueueNDRangeKernel(k->queue, k->kernel, 1, nullptr, &global, nullptr, 0, nullptr, &event);
-  if (err == CL_OUT_OF_HOST_MEMORY) return OPRIG_STATUS_OUT_OF_MEMORY;
-  if (err != CL_SUCCESS) return OPRIG_STATUS_BACKEND_ERROR;
-  clRetainEvent(event);  // one reference per pointer handed to the host
-  info->cl_first_event = event;
-  info->cl_last_event = event;
-  return OPRIG_STATUS_OK;
+  return enqueue(k, n.count, info);
+}
+
+oprig_status resolve_shapes(oprig_kernel* k, const oprig_tensor* inputs, size_t num_inputs, oprig_tensor* outputs,
+                            size_t num_outputs) {
+  if (k == nullptr || k->node.op != Op::kSlice) return OPRIG_STATUS_INVALID_ARGUMENT;
+  return resolve_slice(&k->node, inputs, num_inputs, outputs, num_outputs);
 }
 
 void destroy(oprig_kernel* k) { delete k; }
 
 const oprig_implementation_v1 kImplementation = {
     OPRIG_ABI_VERSION, sizeof(oprig_implementation_v1), OPRIG_BACKEND_OPENCL, create, prepare, execute, destroy,
-    nullptr, nullptr, {}};
+    nullptr, resolve_shapes, {}};
 
 }  // namespace
 }  // namespace oprig::builtins

@@ -61,6 +61,28 @@ inline bool multiplier_below_one(double real, Multiplier* out) {
   return true;
 }
 
+// Any finite M >= 0 (FULLY_CONNECTED's s_in s_w / s_out may exceed 1):
+// false when M is negative, not finite, or 2^31 or more (x << shift would
+// leave int32 for every x != 0).
+inline bool multiplier(double real, Multiplier* out) {
+  *out = {};
+  if (real == 0.0) return true;
+  if (!std::isfinite(real) || real < 0) return false;
+  int shift = 0;
+  const double fraction = std::frexp(real, &shift);
+  auto fixed = static_cast<int64_t>(std::round(fraction * 2147483648.0));
+  if (fixed == (int64_t{1} << 31)) {
+    fixed /= 2;
+    ++shift;
+  }
+  if (shift < -31) return true;  // flushes to 0
+  if (shift > 30) return false;
+  out->m = static_cast<int32_t>(fixed);
+  out->left = shift > 0 ? shift : 0;
+  out->right = shift > 0 ? 0 : -shift;
+  return true;
+}
+
 inline int32_t srdhm(int32_t a, int32_t b) {
   if (a == std::numeric_limits<int32_t>::min() && b == a) return std::numeric_limits<int32_t>::max();
   const int64_t product = static_cast<int64_t>(a) * b;

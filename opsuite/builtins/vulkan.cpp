@@ -1,8 +1,9 @@
 // org.oprig.builtins on the vulkan backend (liboprig_builtins_vulkan.so):
 // compare.comp, logical.comp, cast.comp and quant_arith.comp, integer
 // arithmetic only (no optional device feature), and compare_quant.comp for
-// quantised comparisons, which needs shaderFloat64 (UNSUPPORTED without it).
-// One dispatch per execute, recorded into the host's command buffer.
+// quantised comparisons, which needs shaderFloat64 (UNSUPPORTED without it);
+// Slice and FullyConnected in vulkan_shaped.cpp. One dispatch per execute,
+// recorded into the host's command buffer.
 #include <vulkan/vulkan.h>
 
 #include <bit>
@@ -14,17 +15,7 @@
 #include "builtins_compare_spv.h"
 #include "builtins_logical_spv.h"
 #include "builtins_quant_arith_spv.h"
-#include "common/vulkan_pipeline.hpp"
-#include "node.hpp"
-
-struct oprig_kernel {
-  oprig::builtins::Node node;
-  oprig::opsuite::VulkanPipelines pipelines;
-  int module = -1;
-  int quant_module = -1;  // Compare: compare_quant.comp, where the device has Float64
-  int prepared_module = -1;
-  uint32_t variant = 0;  // spec constant 1 of the last prepare
-};
+#include "vulkan_kernel.hpp"
 
 namespace oprig::builtins {
 namespace {
@@ -87,6 +78,15 @@ oprig_status create(const oprig_backend_context* ctx, const char* op_name, const
   auto* k = new (std::nothrow) oprig_kernel;
   if (k == nullptr) return OPRIG_STATUS_OUT_OF_MEMORY;
   k->node = node;
+  if (node.op == Op::kSlice || node.op == Op::kFullyConnected) {
+    const oprig_status st = create_shaped(k, *ctx);
+    if (st != OPRIG_STATUS_OK) {
+      delete k;
+      return st;
+    }
+    *out_kernel = k;
+    return OPRIG_STATUS_OK;
+  }
   const bool cast = node.op == Op::kCast;
   const uint32_t push = cast                                      ? sizeof(uint32_t)
                         : node.op == Op::kQuantizedArithmetic ? sizeof(QuantArithmeticPush)
@@ -112,6 +112,7 @@ oprig_status create(const oprig_backend_context* ctx, const char* op_name, const
       case Op::kCast:
         k->module = k->pipelines.add_module(std::span(builtins_cast_spirv, builtins_cast_spirv_size));
         break;
+      default: break;
     }
     if (k->module < 0) st = OPRIG_STATUS_BACKEND_ERROR;
   }
@@ -129,6 +130,11 @@ oprig_status prepare(oprig_kernel* k, const oprig_tensor* inputs, size_t num_inp
   Node& n = k->node;
   const oprig_status st = plan_node(&n, inputs, num_inputs, outputs, num_outputs);
   if (st != OPRIG_STATUS_OK) return st;
+  if (n.op == Op::kSlice || n.op == Op::kFullyConnected) {
+    const oprig_status shaped = prepare_shaped(k);
+    if (shaped != OPRIG_STATUS_OK) n.prepared = false;
+    return shaped;
+  }
   if (n.count > UINT32_MAX / 4 || n.count * 4 > k->pipelines.max_range()) {
     n.prepared = false;
     return OPRIG_STATUS_UNSUPPORTED;  // 32-bit indices; one binding's size limit
@@ -156,6 +162,7 @@ oprig_status prepare(oprig_kernel* k, const oprig_tensor* inputs, size_t num_inp
     case Op::kLogical: k->variant = n.operation; break;
     case Op::kLogicalNot: k->variant = 2; break;
     case Op::kCast: k->variant = n.in_dtype << 8 | n.out_dtype; break;
+    default: break;
   }
   if (k->pipelines.pipeline(k->prepared_module, k->variant) == VK_NULL_HANDLE) {
     n.prepared = false;
@@ -170,9 +177,13 @@ oprig_status execute(oprig_kernel* k, const oprig_tensor* inputs, size_t num_inp
       num_outputs != 1 || num_inputs < 1)
     return OPRIG_STATUS_INVALID_ARGUMENT;
   const Node& n = k->node;
-  if (!n.prepared) return OPRIG_STATUS_INVALID_ARGUMENT;
+  if (!n.prepared || (n.op == Op::kSlice && !n.slice.resolved)) return OPRIG_STATUS_INVALID_ARGUMENT;
   if (n.count == 0) return OPRIG_STATUS_OK;
   auto cmd = static_cast<VkCommandBuffer>(info->vk_command_buffer);
+  if (n.op == Op::kSlice || n.op == Op::kFullyConnected) {
+    if (num_inputs != 3) return OPRIG_STATUS_INVALID_ARGUMENT;
+    return record_shaped(k, cmd, inputs, outputs[0]);
+  }
   VkPipeline pipeline = k->pipelines.pipeline(k->prepared_module, k->variant);
   if (n.op == Op::kCast) {
     const uint32_t count = static_cast<uint32_t>(n.count);
@@ -207,9 +218,15 @@ oprig_status execute(oprig_kernel* k, const oprig_tensor* inputs, size_t num_inp
 
 void destroy(oprig_kernel* k) { delete k; }
 
+oprig_status resolve_shapes(oprig_kernel* k, const oprig_tensor* inputs, size_t num_inputs, oprig_tensor* outputs,
+                            size_t num_outputs) {
+  if (k == nullptr || k->node.op != Op::kSlice) return OPRIG_STATUS_INVALID_ARGUMENT;
+  return resolve_slice(&k->node, inputs, num_inputs, outputs, num_outputs);
+}
+
 const oprig_implementation_v1 kImplementation = {
     OPRIG_ABI_VERSION, sizeof(oprig_implementation_v1), OPRIG_BACKEND_VULKAN, create, prepare, execute, destroy,
-    nullptr, nullptr, {}};
+    nullptr, resolve_shapes, {}};
 
 }  // namespace
 }  // namespace oprig::builtins

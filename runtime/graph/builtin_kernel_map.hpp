@@ -34,6 +34,12 @@ struct DeviceKernel {
   // takes them; empty: all of them, in order. (ADD's [a, b, activation]
   // reaches ElementwiseBinary as inputs {0, 1} and a parameter.)
   std::vector<uint32_t> inputs;
+  // For a package op whose output shape depends on input values (its
+  // prepare() leaves -1, see the ABI's resolve_shapes): positions in the
+  // package op's inputs whose values resolve_shapes() reads, which the
+  // executor brings to the host before every execute; the others stay where
+  // they are (their data pointer is NULL there). Empty: all of them.
+  std::vector<uint32_t> resolve_inputs;
   std::string display_name() const;  // "org.oprig.opsuite:ElementwiseBinary"
 };
 

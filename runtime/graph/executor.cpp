@@ -438,11 +438,14 @@ StepStatus run_package_op(Exec& x, Frame& f, const Step& s) {
   }
   const Shape* out_shapes = ki.out_shapes.data();
   if (ki.data_dependent) {
-    // resolve_shapes() reads input values on the host, whatever the backend.
-    if (!inputs_to_host(x, f, inputs)) return step_error(x, f, s, x.error);
+    // resolve_shapes() reads input values on the host, whatever the backend:
+    // all of them, or those the node names (the others keep a NULL pointer).
     for (size_t j = 0; j < inputs.size(); ++j) {
-      const Value& v = f.values[inputs[j]];
-      ki.in_desc[j].data = v.present ? v.data : nullptr;
+      Value& v = f.values[inputs[j]];
+      const bool read = node.resolve_inputs.empty() ||
+                        std::find(node.resolve_inputs.begin(), node.resolve_inputs.end(), j) != node.resolve_inputs.end();
+      if (read && !to_host(x, v)) return step_error(x, f, s, x.error);
+      ki.in_desc[j].data = read && v.present ? v.data : nullptr;
     }
     reset_outputs();
     const oprig_status st = ki.impl->resolve_shapes(ki.kernel, ki.in_desc.data(), ki.in_desc.size(),
