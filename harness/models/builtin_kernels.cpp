@@ -19,15 +19,39 @@ graph::Param enum_index(const char* name, uint32_t index) {
   return p;
 }
 
+// NNAPI's fused-activation operand (input `position`, an INT32 scalar) as
+// the enumeration index of a package op's `fused_activation` (NONE, RELU,
+// RELU1, RELU6: the FuseCode values in order). Only a constant can become a
+// parameter; nullopt with *why otherwise. No such input: NONE.
+std::optional<uint32_t> constant_activation(std::span<const graph::Operand* const> inputs, size_t position,
+                                            std::string* why) {
+  if (position >= inputs.size()) return 0;
+  const graph::Operand& act = *inputs[position];
+  if (act.lifetime != graph::Lifetime::kConstant || act.value.size() != sizeof(int32_t)) {
+    *why = "the fused activation is not a constant (the device kernels take it as a parameter)";
+    return std::nullopt;
+  }
+  int32_t code;
+  std::memcpy(&code, act.value.data(), sizeof code);
+  if (!graph::is_fuse_code(code)) {
+    *why = "the fused activation " + std::to_string(code) + " is not a FuseCode";
+    return std::nullopt;
+  }
+  return static_cast<uint32_t>(code);
+}
+
+graph::Param int32_param(const char* name, int32_t value) {
+  graph::Param p;
+  p.name = name;
+  p.dtype = OPRIG_DTYPE_INT_32;
+  p.data.resize(sizeof value);
+  std::memcpy(p.data.data(), &value, sizeof value);
+  return p;
+}
+
 bool any_quantised(std::span<const graph::Operand* const> operands) {
   for (const graph::Operand* o : operands)
     if (o->scale != 0) return true;
-  return false;
-}
-
-bool any_of_type(std::span<const graph::Operand* const> operands, oprig_dtype dtype) {
-  for (const graph::Operand* o : operands)
-    if (o->dtype == dtype) return true;
   return false;
 }
 
@@ -57,38 +81,80 @@ std::optional<graph::DeviceKernel> OpsuiteBuiltinKernels::kernel_for(BuiltinOp o
     k.op = name;
   };
   const bool quantised = any_quantised(inputs) || any_quantised(outputs);
-  // Comparisons of quantised operands compare real values (scales may
-  // differ); the device kernels compare stored values.
-  const bool comparison = op == BuiltinOp::kLess || op == BuiltinOp::kLessEqual || op == BuiltinOp::kGreater ||
-                          op == BuiltinOp::kGreaterEqual || op == BuiltinOp::kEqual || op == BuiltinOp::kNotEqual;
-  if (comparison && (quantised || any_of_type(inputs, OPRIG_DTYPE_FLOAT_16))) {
-    *why = quantised ? "quantised operands are compared by real value on the host"
-                     : "FLOAT_16 comparisons are computed on the host";
-    return std::nullopt;
-  }
+  // Quantised comparisons go to Compare too: it compares the real values
+  // (each input with its own scale and zero point) as the host does.
   switch (op) {
     case BuiltinOp::kAdd:
     case BuiltinOp::kSub:
-    case BuiltinOp::kMul:
+    case BuiltinOp::kMul: {
+      // The activation operand becomes the package op's fused_activation.
+      const std::optional<uint32_t> act = constant_activation(inputs, 2, why);
+      if (!act) return std::nullopt;
       if (quantised) {
-        *why = "quantised arithmetic keeps the built-in's requantisation on the host";
+        // NNAPI's integer requantisation, code for code.
+        in_builtins("QuantizedArithmetic");
+      } else {
+        k.package = opsuite_.get();
+        k.op = "ElementwiseBinary";
+      }
+      k.params.push_back(enum_index("operation", op == BuiltinOp::kAdd ? 0 : op == BuiltinOp::kSub ? 1 : 2));
+      k.params.push_back(enum_index("fused_activation", *act));
+      k.inputs = {0, 1};
+      return k;
+    }
+    case BuiltinOp::kDiv: {
+      // IEEE division for floats; TENSOR_INT32 is NNAPI's floor division
+      // (x / 0 = 0, INT32_MIN / -1 wraps), ElementwiseBinary's FLOOR.
+      const std::optional<uint32_t> act = constant_activation(inputs, 2, why);
+      if (!act) return std::nullopt;
+      k.package = opsuite_.get();
+      k.op = "ElementwiseBinary";
+      k.params.push_back(enum_index("operation", 3));
+      k.params.push_back(enum_index("fused_activation", *act));
+      k.params.push_back(enum_index("integer_division", 1));
+      k.inputs = {0, 1};
+      return k;
+    }
+    case BuiltinOp::kFullyConnected: {
+      const std::optional<uint32_t> act = constant_activation(inputs, 3, why);
+      if (!act) return std::nullopt;
+      in_builtins("FullyConnected");
+      k.params.push_back(enum_index("fused_activation", *act));
+      k.inputs = {0, 1, 2};
+      return k;
+    }
+    case BuiltinOp::kSlice:
+      // The output shape depends on begin and size: the kernel reads only
+      // those two on the host (resolve_shapes); the input stays where it is.
+      in_builtins("Slice");
+      k.resolve_inputs = {1, 2};
+      return k;
+    case BuiltinOp::kConcatenation: {
+      // Concat copies; NNAPI requantises an input whose quantisation differs
+      // from the output's, which a copy cannot.
+      const graph::Operand& axis = *inputs.back();
+      const graph::Operand& out = *outputs[0];
+      for (size_t i = 0; i + 1 < inputs.size(); ++i)
+        if (inputs[i]->scale != out.scale || inputs[i]->zero_point != out.zero_point) {
+          *why = "an input's quantisation differs from the output's: NNAPI requantises it, Concat copies";
+          return std::nullopt;
+        }
+      if (axis.lifetime != graph::Lifetime::kConstant || axis.value.size() != sizeof(int32_t)) {
+        *why = "the axis is not a constant (Concat takes it as a parameter)";
         return std::nullopt;
       }
-      // The device kernels take two operands and no fused activation, and
-      // compute FLOAT_16 their own way: only the two-operand form on
-      // FLOAT_32 / INT_32 is known to compute exactly what the host does.
-      if (inputs.size() != 2) {
-        *why = "the fused-activation operand has no device kernel yet";
-        return std::nullopt;
-      }
-      if (any_of_type(inputs, OPRIG_DTYPE_FLOAT_16)) {
-        *why = "FLOAT_16 arithmetic is computed on the host (rounded once from fp32, as NNAPI's reference does)";
+      int32_t a;
+      std::memcpy(&a, axis.value.data(), sizeof a);
+      if (a < 0) {  // NNAPI refuses it (Concat would count from the end)
+        *why = "a negative axis";
         return std::nullopt;
       }
       k.package = opsuite_.get();
-      k.op = "ElementwiseBinary";
-      k.params.push_back(enum_index("operation", op == BuiltinOp::kAdd ? 0 : op == BuiltinOp::kSub ? 1 : 2));
+      k.op = "Concat";
+      k.params.push_back(int32_param("axis", a));
+      for (uint32_t i = 0; i + 1 < inputs.size(); ++i) k.inputs.push_back(i);
       return k;
+    }
     case BuiltinOp::kLess: in_builtins("Compare"); k.params.push_back(enum_index("operation", 0)); return k;
     case BuiltinOp::kLessEqual: in_builtins("Compare"); k.params.push_back(enum_index("operation", 1)); return k;
     case BuiltinOp::kGreater: in_builtins("Compare"); k.params.push_back(enum_index("operation", 2)); return k;

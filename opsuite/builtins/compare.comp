@@ -1,12 +1,13 @@
 #version 450
-// org.oprig.builtins Compare, vulkan: INT_32, FLOAT_32 or BOOL_8 (spec
-// constant kType) -> BOOL_8, NumPy broadcasting (common/broadcast.hpp).
-// FLOAT_32 is compared by its bits (NaN unequal to everything, -0 == +0,
-// denormals as themselves), so drivers that flush denormals compare as IEEE.
+// org.oprig.builtins Compare, vulkan: INT_32, FLOAT_32, BOOL_8 or FLOAT_16
+// (spec constant kType) -> BOOL_8, NumPy broadcasting (common/broadcast.hpp).
+// FLOAT_32 and FLOAT_16 are compared by their bits (NaN unequal to
+// everything, -0 == +0, denormals as themselves), so drivers that flush
+// denormals compare as IEEE. FLOAT_16 lives two to a 32-bit word.
 // Bytes live four to a 32-bit word; each invocation writes one output word.
 
 layout(local_size_x_id = 0) in;
-layout(constant_id = 1) const uint kType = 0u;  // 0 INT_32, 1 FLOAT_32, 2 BOOL_8
+layout(constant_id = 1) const uint kType = 0u;  // 0 INT_32, 1 FLOAT_32, 2 BOOL_8, 3 FLOAT_16
 
 layout(std430, set = 0, binding = 0) readonly buffer A { uint a_words[]; };
 layout(std430, set = 0, binding = 1) readonly buffer B { uint b_words[]; };
@@ -34,6 +35,7 @@ void offsets(uint i, out uint ao, out uint bo) {
 
 uint element(bool first, uint i) {
   if (kType == 2u) return ((first ? a_words[i >> 2] : b_words[i >> 2]) >> (8u * (i & 3u))) & 0xffu;
+  if (kType == 3u) return ((first ? a_words[i >> 1] : b_words[i >> 1]) >> (16u * (i & 1u))) & 0xffffu;
   return first ? a_words[i] : b_words[i];
 }
 
@@ -41,12 +43,14 @@ uint element(bool first, uint i) {
 int key(uint bits) {
   if (kType == 0u) return int(bits);
   if (kType == 2u) return int(bits);
+  if (kType == 3u) return (bits & 0x8000u) != 0u ? -int(bits & 0x7fffu) : int(bits);
   return (bits & 0x80000000u) != 0u ? -int(bits & 0x7fffffffu) : int(bits);
 }
 
 uint compare(uint x, uint z) {
   if (kType == 1u && ((x & 0x7fffffffu) > 0x7f800000u || (z & 0x7fffffffu) > 0x7f800000u))
     return p.op == 5u ? 1u : 0u;
+  if (kType == 3u && ((x & 0x7fffu) > 0x7c00u || (z & 0x7fffu) > 0x7c00u)) return p.op == 5u ? 1u : 0u;
   int a = key(x), b = key(z);
   switch (p.op) {
     case 0u: return a < b ? 1u : 0u;

@@ -1,13 +1,22 @@
 // org.oprig.builtins on the dsp backend (liboprig_builtins_dsp.so): the
 // fixed-point simulator does the integer and boolean types bit-exactly:
-// Compare on INT_32 and BOOL_8, Logical, LogicalNot, and Cast between INT_32,
-// UINT_8, INT_8 and BOOL_8. FLOAT_32 (there is no float on the simulated
+// Compare on INT_32 and BOOL_8, Logical, LogicalNot, Cast between INT_32,
+// UINT_8, INT_8 and BOOL_8, and QuantizedArithmetic (NNAPI's requantisation:
+// codes widened to 32-bit lanes, offset, shifted by a multiply, scaled with
+// srdhm_w and rdbpot_w, clamped and narrowed back). Quantised comparisons
+// compare real values, fp32 products the DSP cannot form: prepare() does
+// that arithmetic on the host, as the runtime does, and turns it into
+// tables: for each code of a, how many codes of b have a smaller real value
+// (lo) and how many a smaller or equal one (hi); b's real values grow with
+// its code, so a < b is "b's rank >= hi", a == b "lo <= rank < hi", and the
+// program looks the thresholds up (vlut32) and compares bytes. FLOAT_32 (there is no float on the simulated
 // DSP) and broadcasts that are not one row (equal shapes, or one side a
 // single value) are UNSUPPORTED. HVX programs, 128 bytes per vector:
 // comparisons set a predicate and select 1 or 0; a 32-bit result of 32
 // lanes per vector is narrowed four vectors at a time (saturating shifts by
 // 0) into one vector of bytes, and bytes are widened to 32 bits by
 // multiplying by 1 (u8 x s8 -> i16, then i16 x i16 -> i32).
+#include <algorithm>
 #include <cstring>
 #include <exception>
 #include <new>
@@ -19,6 +28,9 @@
 struct oprig_kernel {
   oprig::builtins::Node node;
   bool a_repeats = false, b_repeats = false;
+  // Quantised Compare, indexed by a's code byte: the thresholds lo and hi
+  // (0..256) as min(t, 255) in b's code domain, and whether t is 256.
+  alignas(128) uint8_t lo_code[256], lo_all[256], hi_code[256], hi_all[256];
 };
 
 namespace oprig::builtins {
@@ -79,8 +91,74 @@ Vec select01(Core& core, const Pred& q, bool negate, const Vec& one, const Vec& 
   return negate ? core.mux(q, zero, one) : core.mux(q, one, zero);
 }
 
+// The comparison tables of a quantised Compare (see the file comment).
+void build_thresholds(oprig_kernel& k) {
+  const Node& n = k.node;
+  const bool is_signed = n.in_dtype == OPRIG_DTYPE_INT_8;
+  const auto code_of = [&](int byte) { return is_signed ? static_cast<int32_t>(static_cast<int8_t>(byte)) : byte; };
+  const auto real = [](int32_t code, const QuantisedInput& q) {
+    return static_cast<float>(code - q.zero_point) * q.scale;  // as the host computes it
+  };
+  float b_reals[256];  // by rank: codes in ascending order
+  for (int rank = 0; rank < 256; ++rank) b_reals[rank] = real(is_signed ? rank - 128 : rank, n.qb);
+  const auto as_code_byte = [&](int t) { return static_cast<uint8_t>(std::min(t, 255) - (is_signed ? 128 : 0)); };
+  for (int byte = 0; byte < 256; ++byte) {
+    const float a = real(code_of(byte), n.qa);
+    int lo = 0, hi = 0;
+    for (const float b : b_reals) {
+      lo += b < a ? 1 : 0;
+      hi += b <= a ? 1 : 0;
+    }
+    k.lo_code[byte] = as_code_byte(lo);
+    k.lo_all[byte] = lo == 256 ? 1 : 0;
+    k.hi_code[byte] = as_code_byte(hi);
+    k.hi_all[byte] = hi == 256 ? 1 : 0;
+  }
+}
+
+// table[x] for 256 entries: eight 32-entry lookups or-ed together.
+Vec lookup256(Core& core, const Vec& x, const uint8_t* table) {
+  const Vec low = core.vmem(table), high = core.vmem(table + hvx::kVectorBytes);
+  Vec y = core.lut32(x, low, 0);
+  for (uint32_t segment = 1; segment < 8; ++segment) y = core.lut32_or(y, x, segment < 4 ? low : high, segment);
+  return y;
+}
+
+void run_quantised_compare(Core& core, const oprig_kernel& k, const oprig_tensor* in, uint8_t* y) {
+  const Node& n = k.node;
+  const bool is_signed = n.in_dtype == OPRIG_DTYPE_INT_8;
+  for (const uint8_t* table : {k.lo_code, k.lo_all, k.hi_code, k.hi_all}) core.map_readable(table, 256);
+  const Source a = source(core, in[0], k.a_repeats, n.count, 1);
+  const Source b = source(core, in[1], k.b_repeats, n.count, 1);
+  const Vec one = core.splat_b(1), zero = core.splat_b(0);
+  const auto negate = [&](const Vec& v) { return core.mux(core.cmp_eq_b(v, zero), one, zero); };
+  for (size_t off = 0; off < n.count; off += hvx::kVectorBytes) {
+    const Vec va = a.at(core, off), vb = b.at(core, off);
+    // 1 where b's rank is below the threshold looked up for a's code.
+    const auto below = [&](const uint8_t* code, const uint8_t* all) {
+      const Vec t = lookup256(core, va, code);
+      const Pred q = is_signed ? core.cmp_gt_b(t, vb) : core.cmp_gt_ub(t, vb);
+      return core.vor(core.mux(q, one, zero), lookup256(core, va, all));
+    };
+    Vec r;
+    switch (n.operation) {
+      case kLess: r = negate(below(k.hi_code, k.hi_all)); break;
+      case kLessEqual: r = negate(below(k.lo_code, k.lo_all)); break;
+      case kGreater: r = below(k.lo_code, k.lo_all); break;
+      case kGreaterEqual: r = below(k.hi_code, k.hi_all); break;
+      default: {
+        const Vec equal = core.vand(below(k.hi_code, k.hi_all), negate(below(k.lo_code, k.lo_all)));
+        r = n.operation == kEqual ? equal : negate(equal);
+        break;
+      }
+    }
+    hvx_io::store(core, y, off, n.count, r);
+  }
+}
+
 void run_compare(Core& core, const oprig_kernel& k, const oprig_tensor* in, uint8_t* y) {
   const Node& n = k.node;
+  if (n.quantised) return run_quantised_compare(core, k, in, y);
   const bool words = n.in_dtype == OPRIG_DTYPE_INT_32;
   const size_t element = words ? 4 : 1, bytes = n.count * element;
   const Source a = source(core, in[0], k.a_repeats, bytes, element);
@@ -195,6 +273,58 @@ void run_cast(Core& core, const oprig_kernel& k, const oprig_tensor* in, uint8_t
   }
 }
 
+// Bytes (UINT_8, or INT_8 when is_signed) widened to four vectors of 32-bit
+// lanes, elements [32 * part, 32 * part + 32) in part `part`, by multiplying
+// by 1 (u8 x s8 -> i16, then i16 x i16 -> i32; a signed operand goes second).
+void widen_bytes(Core& core, const Vec& v, bool is_signed, Vec w[4]) {
+  const Vec one_b = core.splat_b(1), one_h = core.splat_h(1);
+  const hvx::VecPair h = is_signed ? core.mpy_ub_b(one_b, v) : core.mpy_ub_b(v, one_b);
+  const hvx::VecPair lo = core.mpy_h_h(h.lo, one_h), hi = core.mpy_h_h(h.hi, one_h);
+  w[0] = lo.lo;
+  w[1] = lo.hi;
+  w[2] = hi.lo;
+  w[3] = hi.hi;
+}
+
+// x * M (quant.hpp): a left shift as a multiply by 2^left, srdhm_w, rdbpot_w.
+Vec scale_by(Core& core, const Vec& x, const quant::Multiplier& mul) {
+  const Vec shifted = mul.left > 0 ? core.mpyi_w(x, core.splat_w(1 << mul.left)) : x;
+  return core.rdbpot_w(core.srdhm_w(shifted, core.splat_w(mul.m)), static_cast<uint32_t>(mul.right));
+}
+
+void run_quant_arithmetic(Core& core, const oprig_kernel& k, const oprig_tensor* in, uint8_t* y) {
+  const Node& n = k.node;
+  const quant::ArithmeticParams& p = n.arithmetic;
+  const bool is_signed = n.in_dtype == OPRIG_DTYPE_INT_8;
+  const Source a = source(core, in[0], k.a_repeats, n.count, 1);
+  const Source b = source(core, in[1], k.b_repeats, n.count, 1);
+  const Vec in1_offset = core.splat_w(p.in1_offset), in2_offset = core.splat_w(p.in2_offset);
+  const Vec out_offset = core.splat_w(p.out_offset), shift20 = core.splat_w(1 << quant::kAddLeftShift);
+  const Vec lo = core.splat_w(p.range.lo), hi = core.splat_w(p.range.hi), zero = core.splat_w(0);
+  for (size_t first = 0; first < n.count; first += hvx::kVectorBytes) {
+    Vec wa[4], wb[4], r[4];
+    widen_bytes(core, a.at(core, first), is_signed, wa);
+    widen_bytes(core, b.at(core, first), is_signed, wb);
+    for (size_t part = 0; part < 4; ++part) {
+      if (first + part * kLanes32 >= n.count) {
+        r[part] = zero;
+        continue;
+      }
+      const Vec x = core.add_w(wa[part], in1_offset), z = core.add_w(wb[part], in2_offset);
+      Vec raw;
+      if (n.operation == kMul) {
+        raw = scale_by(core, core.mpyi_w(x, z), p.out);
+      } else {
+        const Vec sx = scale_by(core, core.mpyi_w(x, shift20), p.in1);
+        const Vec sz = scale_by(core, core.mpyi_w(z, shift20), p.in2);
+        raw = scale_by(core, core.add_w(sx, sz), p.out);
+      }
+      r[part] = core.min_w(core.max_w(core.add_w(raw, out_offset), lo), hi);
+    }
+    hvx_io::store(core, y, first, n.count, narrow_to_bytes(core, r, is_signed));
+  }
+}
+
 oprig_status create(const oprig_backend_context* ctx, const char* op_name, const oprig_param* params,
                     size_t num_params, oprig_kernel** out_kernel) {
   if (out_kernel == nullptr) return OPRIG_STATUS_INVALID_ARGUMENT;
@@ -213,14 +343,17 @@ oprig_status prepare(oprig_kernel* k, const oprig_tensor* inputs, size_t num_inp
                      size_t num_outputs) {
   if (k == nullptr) return OPRIG_STATUS_INVALID_ARGUMENT;
   Node& n = k->node;
+  if (n.op == Op::kSlice || n.op == Op::kFullyConnected) return OPRIG_STATUS_UNSUPPORTED;  // opencl and vulkan only
   const oprig_status st = plan_node(&n, inputs, num_inputs, outputs, num_outputs);
   if (st != OPRIG_STATUS_OK) return st;
-  if (n.in_dtype == OPRIG_DTYPE_FLOAT_32 || n.out_dtype == OPRIG_DTYPE_FLOAT_32 || (n.plan.merged != 1 && n.count != 0)) {
+  const auto is_float = [](uint32_t t) { return t == OPRIG_DTYPE_FLOAT_32 || t == OPRIG_DTYPE_FLOAT_16; };
+  if (is_float(n.in_dtype) || is_float(n.out_dtype) || (n.plan.merged != 1 && n.count != 0)) {
     n.prepared = false;
     return OPRIG_STATUS_UNSUPPORTED;  // no float on the DSP; strided broadcasts not written
   }
   k->a_repeats = n.plan.a_step() == 0 && n.count > 1;
   k->b_repeats = n.plan.b_step() == 0 && n.count > 1;
+  if (n.op == Op::kCompare && n.quantised) build_thresholds(*k);
   return OPRIG_STATUS_OK;
 }
 
@@ -244,6 +377,8 @@ oprig_status execute(oprig_kernel* k, const oprig_tensor* inputs, size_t num_inp
       case Op::kLogical:
       case Op::kLogicalNot: run_logical(core, *k, inputs, y); break;
       case Op::kCast: run_cast(core, *k, inputs, y); break;
+      case Op::kQuantizedArithmetic: run_quant_arithmetic(core, *k, inputs, y); break;
+      default: return OPRIG_STATUS_UNSUPPORTED;  // Slice and FullyConnected: not registered for dsp
     }
     info->dsp_cycles = core.cycles();
     return OPRIG_STATUS_OK;

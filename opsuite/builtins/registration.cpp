@@ -19,14 +19,21 @@ constexpr uint32_t kBackends = 0
                                | OPRIG_BACKEND_BIT(OPRIG_BACKEND_DSP)
 #endif
     ;
+// Slice and FullyConnected have opencl and vulkan kernels only.
+constexpr uint32_t kGpuBackends = kBackends & ~OPRIG_BACKEND_BIT(OPRIG_BACKEND_DSP);
 
 const char* const kOperation[] = {"operation", nullptr};
+const char* const kArithmetic[] = {"operation", "fused_activation", nullptr};
+const char* const kActivation[] = {"fused_activation", nullptr};
 
 const oprig_op_registration_v1 kOps[] = {
     {"Compare", kBackends, 2, 1, kOperation, {}},
     {"Logical", kBackends, 2, 1, kOperation, {}},
     {"LogicalNot", kBackends, 1, 1, nullptr, {}},
     {"Cast", kBackends, 1, 1, nullptr, {}},
+    {"QuantizedArithmetic", kBackends, 2, 1, kArithmetic, {}},
+    {"Slice", kGpuBackends, 3, 1, nullptr, {}},
+    {"FullyConnected", kGpuBackends, 3, 1, kActivation, {}},
 };
 
 const oprig_implementation_location_v1 kImplementations[] = {

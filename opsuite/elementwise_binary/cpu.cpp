@@ -6,8 +6,10 @@
 // vectorises them (these ops are memory-bound: the loads and stores are the
 // cost, not the arithmetic). FLOAT_16 is widened to fp32 a block at a time
 // (F16C on the vector paths), computed and rounded back once. POW calls the
-// double-precision pow per element (no vector pow is as accurate). The work
-// is split over the backend's threads with cpu_parallel_for.
+// double-precision pow per element (no vector pow is as accurate). A fused
+// activation clamps each finished block in a second pass (FLOAT_16 in fp32,
+// before the rounding). The work is split over the backend's threads with
+// cpu_parallel_for.
 #include <immintrin.h>
 
 #include <algorithm>
@@ -27,11 +29,13 @@ extern const KernelOps oprig_elementwise_binary__cpu;
 
 namespace {
 
-enum class Op { kAdd, kSub, kMul, kDiv, kMax, kMin, kPow };
+enum class Op { kAdd, kSub, kMul, kDiv, kMax, kMin, kPow, kFloorDiv };  // kFloorDiv: DIV, integer_division FLOOR
+enum class Act { kNone, kRelu, kRelu1, kRelu6 };
 
 struct BinaryCpuKernel : KernelBase {
   const oprig_backend_context* ctx = nullptr;
   Op op = Op::kAdd;
+  Act act = Act::kNone;
   oprig_dtype dtype = OPRIG_DTYPE_FLOAT_32;
   BroadcastPlan plan;
 };
@@ -43,7 +47,7 @@ inline float apply_f32(float a, float b) {
   if constexpr (kOp == Op::kAdd) return a + b;
   if constexpr (kOp == Op::kSub) return a - b;
   if constexpr (kOp == Op::kMul) return a * b;
-  if constexpr (kOp == Op::kDiv) return a / b;
+  if constexpr (kOp == Op::kDiv || kOp == Op::kFloorDiv) return a / b;
   // NaN propagates (a + b is NaN when either is); as selects, so it vectorises.
   if constexpr (kOp == Op::kMax) return (a != a || b != b) ? a + b : (a > b ? a : b);
   if constexpr (kOp == Op::kMin) return (a != a || b != b) ? a + b : (a < b ? a : b);
@@ -66,9 +70,29 @@ inline int32_t apply_i32(int32_t a, int32_t b) {
   // Division by 0 is outside the spec; it must not trap. INT_MIN / -1 wraps.
   if constexpr (kOp == Op::kDiv)
     return b == 0 ? 0 : (b == -1 ? static_cast<int32_t>(0u - ua) : a / b);
+  if constexpr (kOp == Op::kFloorDiv) {
+    if (b == 0) return 0;
+    if (b == -1) return static_cast<int32_t>(0u - ua);
+    const int32_t q = a / b;
+    return q * b != a && ((a < 0) != (b < 0)) ? q - 1 : q;
+  }
   if constexpr (kOp == Op::kMax) return a > b ? a : b;
   if constexpr (kOp == Op::kMin) return a < b ? a : b;
   if constexpr (kOp == Op::kPow) return int_pow(a, b);
+}
+
+// The fused activation: min(max(r, lo), hi) as selects (max(r, lo) keeps r
+// unless r < lo), so NaN and -0 pass; none for Act::kNone.
+template <class T>
+void activate(T* y, size_t n, Act act) {
+  if (act == Act::kNone) return;
+  const T lo = act == Act::kRelu1 ? T(-1) : T(0);
+  const T hi = act == Act::kRelu6 ? T(6) : act == Act::kRelu1 ? T(1) : std::numeric_limits<T>::max();
+  const bool has_hi = act != Act::kRelu;
+  for (size_t i = 0; i < n; ++i) {
+    const T low = y[i] < lo ? lo : y[i];
+    y[i] = has_hi && hi < low ? hi : low;
+  }
 }
 
 // ---- rows -------------------------------------------------------------------
@@ -94,7 +118,7 @@ using NarrowFn = void (*)(const float*, uint16_t*, size_t);
 
 template <Op kOp>
 __attribute__((always_inline)) inline void row_f16(const uint16_t* a, int64_t as, const uint16_t* b, int64_t bs,
-                                                   uint16_t* y, size_t n, WidenFn widen, NarrowFn narrow) {
+                                                   uint16_t* y, size_t n, Act act, WidenFn widen, NarrowFn narrow) {
   constexpr size_t kBlock = 512;
   alignas(64) float fa[kBlock], fb[kBlock], fy[kBlock];
   for (size_t start = 0; start < n; start += kBlock) {
@@ -102,6 +126,7 @@ __attribute__((always_inline)) inline void row_f16(const uint16_t* a, int64_t as
     if (as) widen(a + start, fa, m); else widen(a, fa, 1);
     if (bs) widen(b + start, fb, m); else widen(b, fb, 1);
     row_any<kOp>(fa, as ? 1 : 0, fb, bs ? 1 : 0, fy, m, apply_f32<kOp>);
+    activate(fy, m, act);
     narrow(fy, y + start, m);
   }
 }
@@ -154,14 +179,16 @@ __attribute__((always_inline)) inline void range_body(const Work& w, size_t begi
       case OPRIG_DTYPE_FLOAT_32:
         row_any<kOp>(static_cast<const float*>(w.a) + ao, as, static_cast<const float*>(w.b) + bo, bs,
                      static_cast<float*>(w.y) + begin, n, apply_f32<kOp>);
+        activate(static_cast<float*>(w.y) + begin, n, w.k->act);
         break;
       case OPRIG_DTYPE_INT_32:
         row_any<kOp>(static_cast<const int32_t*>(w.a) + ao, as, static_cast<const int32_t*>(w.b) + bo, bs,
                      static_cast<int32_t*>(w.y) + begin, n, apply_i32<kOp>);
+        activate(static_cast<int32_t*>(w.y) + begin, n, w.k->act);
         break;
       default:
         row_f16<kOp>(static_cast<const uint16_t*>(w.a) + ao, as, static_cast<const uint16_t*>(w.b) + bo, bs,
-                     static_cast<uint16_t*>(w.y) + begin, n, widen, narrow);
+                     static_cast<uint16_t*>(w.y) + begin, n, w.k->act, widen, narrow);
         break;
     }
     begin += n;
@@ -203,6 +230,7 @@ void run_range(void* arg, size_t begin, size_t end) {
     case Op::kMax: return range_for_isa<Op::kMax>(w, begin, end);
     case Op::kMin: return range_for_isa<Op::kMin>(w, begin, end);
     case Op::kPow: return range_for_isa<Op::kPow>(w, begin, end);
+    case Op::kFloorDiv: return range_for_isa<Op::kFloorDiv>(w, begin, end);
   }
 }
 
@@ -214,11 +242,17 @@ oprig_status create(const oprig_backend_context* ctx, const oprig_param* params,
   const std::optional<int> op =
       enum_param(params, num_params, "operation", {"ADD", "SUB", "MUL", "DIV", "MAX", "MIN", "POW"});
   if (!op || *op < 0) return OPRIG_STATUS_INVALID_ARGUMENT;  // mandatory, and one of the seven
+  const std::optional<int> act = enum_param(params, num_params, "fused_activation", {"NONE", "RELU", "RELU1", "RELU6"});
+  if (act && *act < 0) return OPRIG_STATUS_INVALID_ARGUMENT;
+  const std::optional<int> division = enum_param(params, num_params, "integer_division", {"TRUNCATE", "FLOOR"});
+  if (division && *division < 0) return OPRIG_STATUS_INVALID_ARGUMENT;
   auto* kernel = new (std::nothrow) BinaryCpuKernel();
   if (kernel == nullptr) return OPRIG_STATUS_OUT_OF_MEMORY;
   kernel->ops = &oprig_elementwise_binary__cpu;
   kernel->ctx = ctx;
   kernel->op = static_cast<Op>(*op);
+  if (kernel->op == Op::kDiv && division.value_or(0) == 1) kernel->op = Op::kFloorDiv;
+  kernel->act = static_cast<Act>(act.value_or(0));
   *out_kernel = to_handle(kernel);
   return OPRIG_STATUS_OK;
 }

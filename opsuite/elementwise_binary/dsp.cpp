@@ -4,9 +4,10 @@
 // the output (equal shapes, or one side repeating a single value, which is
 // loaded once and splatted); other broadcasts, DIV and POW (no vector divide
 // on HVX) and the quantised UINT_8 of the spec's DSP list are UNSUPPORTED.
+// A fused activation clamps with max_w / min_w against splatted bounds.
 // Cost: per output vector one load per non-repeating input, one ALU op (two
-// dependent MULTIPLY ops for MUL) and one store, plus the program overhead
-// (backends/dsp/cost_model.md).
+// dependent MULTIPLY ops for MUL), one or two ALU ops for the activation and
+// one store, plus the program overhead (backends/dsp/cost_model.md).
 #include <algorithm>
 #include <cstring>
 #include <new>
@@ -25,6 +26,7 @@ enum Op { kAdd, kSub, kMul, kDiv, kMax, kMin, kPow };
 
 struct BinaryDsp : KernelBase {
   int op = kAdd;
+  int act = 0;  // fused_activation: NONE, RELU, RELU1, RELU6
   bool prepared = false;
   size_t count = 0;
   bool a_repeats = false, b_repeats = false;  // the input is one value for the whole output
@@ -37,10 +39,15 @@ oprig_status create(const oprig_backend_context* ctx, const oprig_param* params,
   const std::optional<int> op =
       enum_param(params, num_params, "operation", {"ADD", "SUB", "MUL", "DIV", "MAX", "MIN", "POW"});
   if (!op || *op < 0) return OPRIG_STATUS_INVALID_ARGUMENT;
+  const std::optional<int> act = enum_param(params, num_params, "fused_activation", {"NONE", "RELU", "RELU1", "RELU6"});
+  if (act && *act < 0) return OPRIG_STATUS_INVALID_ARGUMENT;
+  const std::optional<int> division = enum_param(params, num_params, "integer_division", {"TRUNCATE", "FLOOR"});
+  if (division && *division < 0) return OPRIG_STATUS_INVALID_ARGUMENT;  // DIV itself is UNSUPPORTED here
   auto* k = new (std::nothrow) BinaryDsp;
   if (k == nullptr) return OPRIG_STATUS_OUT_OF_MEMORY;
   k->ops = &oprig_elementwise_binary__dsp;
   k->op = *op;
+  k->act = act.value_or(0);
   *out_kernel = to_handle(k);
   return OPRIG_STATUS_OK;
 }
@@ -100,10 +107,16 @@ void run_program(hvx::Core& core, const BinaryDsp& k, const uint8_t* a, const ui
     std::memcpy(&scalar, b, sizeof scalar);
     splat_b = core.splat_w(scalar);
   }
+  hvx::Vec lo, hi;
+  if (k.act != 0) lo = core.splat_w(k.act == 2 ? -1 : 0);
+  if (k.act >= 2) hi = core.splat_w(k.act == 2 ? 1 : 6);
   for (size_t offset = 0; offset < bytes; offset += hvx::kVectorBytes) {
     const hvx::Vec va = operand(core, a, k.a_repeats, offset, bytes, &splat_a);
     const hvx::Vec vb = operand(core, b, k.b_repeats, offset, bytes, &splat_b);
-    hvx_io::store(core, y, offset, bytes, apply(core, k.op, va, vb));
+    hvx::Vec r = apply(core, k.op, va, vb);
+    if (k.act != 0) r = core.max_w(r, lo);
+    if (k.act >= 2) r = core.min_w(r, hi);
+    hvx_io::store(core, y, offset, bytes, r);
   }
 }
 

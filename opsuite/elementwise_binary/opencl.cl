@@ -10,9 +10,12 @@
 // MAX/MIN propagate NaN and otherwise select, as the cpu kernel does.
 // FLOAT_16: widened to float by vload_half, computed as FLOAT_32, rounded
 // once to nearest even by vstore_half_rte. INT_32: ADD, SUB, MUL wrap (done
-// in uint), DIV truncates (by 0 gives 0, INT_MIN / -1 wraps), POW by
+// in uint), DIV truncates or floors (by 0 gives 0, INT_MIN / -1 wraps), POW by
 // squaring modulo 2^32 (the cpu's repeated product, in log steps), a negative
-// exponent giving the truncated quotient.
+// exponent giving the truncated quotient. The fused activation (act: 0 NONE,
+// 1 RELU, 2 RELU1, 3 RELU6) clamps with selects, not fmin/fmax, which may
+// drop the sign of a zero: max(r, lo) is r unless r < lo (NaN stays NaN);
+// FLOAT_16 is clamped in fp32 before its one rounding.
 
 #ifdef OPRIG_FP64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
@@ -25,6 +28,7 @@
 #define OP_MAX 4
 #define OP_MIN 5
 #define OP_POW 6
+#define OP_FLOOR_DIV 7  // DIV with integer_division FLOOR
 
 // Offsets of output element i in a and b.
 inline void offsets(ulong i, const int merged, const long8 dims, const long8 a_strides, const long8 b_strides,
@@ -50,7 +54,8 @@ inline float apply_f32(const int op, const float a, const float b) {
     case OP_ADD: return a + b;
     case OP_SUB: return a - b;
     case OP_MUL: return a * b;
-    case OP_DIV: return a / b;
+    case OP_DIV:
+    case OP_FLOOR_DIV: return a / b;
     case OP_MAX: return (isnan(a) || isnan(b)) ? a + b : (a > b ? a : b);
     case OP_MIN: return (isnan(a) || isnan(b)) ? a + b : (a < b ? a : b);
 #ifdef OPRIG_FP64
@@ -58,6 +63,21 @@ inline float apply_f32(const int op, const float a, const float b) {
 #endif
   }
   return NAN;
+}
+
+inline float activate_f32(const int act, const float r) {
+  if (act == 0) return r;
+  const float lo = act == 2 ? -1.0f : 0.0f;
+  const float low = r < lo ? lo : r;
+  if (act == 1) return low;
+  const float hi = act == 2 ? 1.0f : 6.0f;
+  return hi < low ? hi : low;
+}
+
+inline int activate_i32(const int act, const int r) {
+  if (act == 0) return r;
+  const int low = max(r, act == 2 ? -1 : 0);
+  return act == 1 ? low : min(low, act == 2 ? 1 : 6);
 }
 
 inline int int_pow(const int base, const int exponent) {
@@ -80,20 +100,26 @@ inline int apply_i32(const int op, const int a, const int b) {
     case OP_MAX: return max(a, b);
     case OP_MIN: return min(a, b);
     case OP_POW: return int_pow(a, b);
+    case OP_FLOOR_DIV: {
+      if (b == 0) return 0;
+      if (b == -1) return as_int(0u - ua);
+      const int q = a / b;
+      return q * b != a && ((a < 0) != (b < 0)) ? q - 1 : q;
+    }
   }
   return 0;
 }
 
 #define OPRIG_BINARY_ARGS                                                                         \
   const int op, const ulong n, const int merged, const long8 dims, const long8 a_strides, \
-      const long8 b_strides
+      const long8 b_strides, const int act
 
 kernel void binary_f32(global const float* a, global const float* b, global float* y, OPRIG_BINARY_ARGS) {
   const ulong i = get_global_id(0);
   if (i >= n) return;
   ulong ao, bo;
   offsets(i, merged, dims, a_strides, b_strides, &ao, &bo);
-  y[i] = apply_f32(op, a[ao], b[bo]);
+  y[i] = activate_f32(act, apply_f32(op, a[ao], b[bo]));
 }
 
 kernel void binary_f16(global const half* a, global const half* b, global half* y, OPRIG_BINARY_ARGS) {
@@ -101,7 +127,7 @@ kernel void binary_f16(global const half* a, global const half* b, global half* 
   if (i >= n) return;
   ulong ao, bo;
   offsets(i, merged, dims, a_strides, b_strides, &ao, &bo);
-  vstore_half_rte(apply_f32(op, vload_half(ao, a), vload_half(bo, b)), i, y);
+  vstore_half_rte(activate_f32(act, apply_f32(op, vload_half(ao, a), vload_half(bo, b))), i, y);
 }
 
 kernel void binary_i32(global const int* a, global const int* b, global int* y, OPRIG_BINARY_ARGS) {
@@ -109,5 +135,5 @@ kernel void binary_i32(global const int* a, global const int* b, global int* y, 
   if (i >= n) return;
   ulong ao, bo;
   offsets(i, merged, dims, a_strides, b_strides, &ao, &bo);
-  y[i] = apply_i32(op, a[ao], b[bo]);
+  y[i] = activate_i32(act, apply_i32(op, a[ao], b[bo]));
 }

@@ -22,12 +22,13 @@ extern const KernelOps oprig_elementwise_binary__opencl;
 
 namespace {
 
-enum Op { kAdd, kSub, kMul, kDiv, kMax, kMin, kPow };
+enum Op { kAdd, kSub, kMul, kDiv, kMax, kMin, kPow, kFloorDiv };  // kFloorDiv: DIV, integer_division FLOOR
 
 struct BinaryOpenCL : KernelBase {
   cl_command_queue queue = nullptr;
   cl_kernel f32 = nullptr, f16 = nullptr, i32 = nullptr;
   int op = kAdd;
+  int act = 0;  // fused_activation: NONE, RELU, RELU1, RELU6
   bool fp64 = false;
   bool exact_divide = false;
   uint32_t dtype = OPRIG_DTYPE_INVALID;  // from the last prepare
@@ -46,6 +47,10 @@ oprig_status create(const oprig_backend_context* ctx, const oprig_param* params,
   const std::optional<int> op =
       enum_param(params, num_params, "operation", {"ADD", "SUB", "MUL", "DIV", "MAX", "MIN", "POW"});
   if (!op || *op < 0) return OPRIG_STATUS_INVALID_ARGUMENT;
+  const std::optional<int> act = enum_param(params, num_params, "fused_activation", {"NONE", "RELU", "RELU1", "RELU6"});
+  if (act && *act < 0) return OPRIG_STATUS_INVALID_ARGUMENT;
+  const std::optional<int> division = enum_param(params, num_params, "integer_division", {"TRUNCATE", "FLOOR"});
+  if (division && *division < 0) return OPRIG_STATUS_INVALID_ARGUMENT;
   cl_context context = static_cast<cl_context>(ctx->cl_context);
   cl_device_id device = static_cast<cl_device_id>(ctx->cl_device);
   const bool fp64 = device_has_fp64(device);
@@ -60,7 +65,8 @@ oprig_status create(const oprig_backend_context* ctx, const oprig_param* params,
   if (k == nullptr) return OPRIG_STATUS_OUT_OF_MEMORY;
   k->ops = &oprig_elementwise_binary__opencl;
   k->queue = static_cast<cl_command_queue>(ctx->cl_queue);
-  k->op = *op;
+  k->op = *op == kDiv && division.value_or(0) == 1 ? kFloorDiv : *op;
+  k->act = act.value_or(0);
   k->fp64 = fp64;
   k->exact_divide = exact_divide;
   cl_int e1 = CL_SUCCESS, e2 = CL_SUCCESS, e3 = CL_SUCCESS;
@@ -87,7 +93,7 @@ oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   if (inputs[1].dtype != dtype || outputs[0].dtype != dtype) return OPRIG_STATUS_INVALID_ARGUMENT;
   if (inputs[0].scale != 0 || inputs[1].scale != 0 || outputs[0].scale != 0) return OPRIG_STATUS_UNSUPPORTED;
   const bool floating = dtype != OPRIG_DTYPE_INT_32;
-  if (floating && k->op == kDiv && !k->exact_divide) return OPRIG_STATUS_UNSUPPORTED;
+  if (floating && (k->op == kDiv || k->op == kFloorDiv) && !k->exact_divide) return OPRIG_STATUS_UNSUPPORTED;
   if (floating && k->op == kPow && !k->fp64) return OPRIG_STATUS_UNSUPPORTED;
   if (!plan_broadcast(inputs[0], inputs[1], &k->plan)) return OPRIG_STATUS_INVALID_ARGUMENT;
   outputs[0].rank = k->plan.rank;
@@ -111,7 +117,7 @@ oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   const cl_mem a = static_cast<cl_mem>(inputs[0].data);
   const cl_mem b = static_cast<cl_mem>(inputs[1].data);
   const cl_mem y = static_cast<cl_mem>(outputs[0].data);
-  const cl_int op = k->op;
+  const cl_int op = k->op, act = k->act;
   const cl_ulong n = k->plan.count;
   const cl_int merged = static_cast<cl_int>(k->plan.merged);
   cl_long8 dims{}, a_strides{}, b_strides{};
@@ -129,6 +135,7 @@ oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   err |= clSetKernelArg(kernel, 6, sizeof dims, &dims);
   err |= clSetKernelArg(kernel, 7, sizeof a_strides, &a_strides);
   err |= clSetKernelArg(kernel, 8, sizeof b_strides, &b_strides);
+  err |= clSetKernelArg(kernel, 9, sizeof act, &act);
   if (err != CL_SUCCESS) return OPRIG_STATUS_BACKEND_ERROR;
   const size_t global = k->plan.count;
   cl_event event = nullptr;

@@ -14,7 +14,12 @@
 // fp32 by conversion where the result is normal and by integer rounding to
 // nearest even where it is an fp32 denormal. MAX/MIN select by the bits'
 // order (exact for denormals) and propagate NaN. FLOAT_16 elements are
-// widened to fp32 (exactly), computed as above, and rounded to fp16 once.
+// widened to fp32 (exactly, in integers), computed as above, and rounded to
+// fp16 once (in integers, as the host does): fp32 then fp16 rounding equals
+// one correct rounding for + - * / of fp16 operands (24 >= 2*11 + 2).
+// The fused activation clamps the fp32 result by the order of its bits
+// (max(r, lo) is r unless r < lo, so NaN and -0 pass), before FLOAT_16's
+// rounding (the bounds are fp16 numbers, so the order does not matter).
 //
 // Each invocation writes one 32-bit output word (one fp32 or two fp16
 // elements), so no two invocations share a word.
@@ -33,6 +38,7 @@ layout(push_constant) uniform Params {
   uint dims[8];
   uint a_strides[8];
   uint b_strides[8];
+  uint lo, hi;  // the fused activation's bounds as fp32 bits (-inf, +inf: none)
 } p;
 
 const double kTwoPowMinus149 = 1.401298464324817070923729583289916131280e-45LF;  // exact
@@ -51,11 +57,44 @@ void offsets(uint i, out uint a, out uint b) {
   }
 }
 
+// FLOAT_16 <-> fp32 in integer arithmetic: exact widening, and rounding to
+// nearest even as the host's float_to_half (core/half.hpp) does, subnormals,
+// overflow to Inf and NaN included. unpackHalf2x16 / packHalf2x16 leave the
+// rounding to the driver and may flush fp16 subnormals.
+uint half_to_float_bits(uint h) {
+  uint sign = (h & 0x8000u) << 16;
+  uint exponent = (h >> 10) & 0x1fu;
+  uint mantissa = h & 0x3ffu;
+  if (exponent == 31u) return sign | 0x7f800000u | (mantissa << 13);
+  if (exponent != 0u) return sign | ((exponent + 112u) << 23) | (mantissa << 13);
+  if (mantissa == 0u) return sign;
+  int top = findMSB(mantissa);  // mantissa * 2^-24 = 1.f * 2^(top - 24)
+  return sign | (uint(top + 103) << 23) | ((mantissa << uint(23 - top)) & 0x7fffffu);
+}
+
+uint float_bits_to_half(uint bits) {
+  uint sign = (bits >> 16) & 0x8000u;
+  uint magnitude = bits & kAbs;
+  if (magnitude > 0x7f800000u) return sign | 0x7e00u | ((magnitude >> 13) & 0x3ffu);  // NaN, quiet
+  if (magnitude >= 0x477ff000u) return sign | 0x7c00u;                                // >= 65520: Inf
+  if (magnitude >= 0x38800000u) {                                                    // normal
+    uint rebased = magnitude - (112u << 23);
+    return sign | ((rebased + 0xfffu + ((rebased >> 13) & 1u)) >> 13);
+  }
+  // Subnormal or zero: magnitude * 2^24 rounded to the nearest even integer.
+  uint exponent = magnitude >> 23;
+  if (exponent < 102u) return sign;  // below 2^-25: rounds to 0
+  uint significand = (magnitude & 0x7fffffu) | 0x800000u;
+  uint shift = 126u - exponent;  // 14 .. 24
+  uint q = significand >> shift, rest = significand & ((1u << shift) - 1u), half_way = 1u << (shift - 1u);
+  if (rest > half_way || (rest == half_way && (q & 1u) != 0u)) ++q;
+  return sign | q;
+}
+
 uint load_bits(bool first, uint i) {
   uint word = first ? a_words[kHalf ? i >> 1 : i] : b_words[kHalf ? i >> 1 : i];
   if (!kHalf) return word;
-  float f = unpackHalf2x16(word)[i & 1u];  // an fp16 value is a normal fp32 (or 0, Inf, NaN)
-  return floatBitsToUint(f);
+  return half_to_float_bits((word >> (16u * (i & 1u))) & 0xffffu);
 }
 
 double widen(uint bits) {
@@ -80,18 +119,28 @@ uint narrow(double d) {
 int order(uint bits) { return (bits & kSign) != 0u ? int(kSign) - int(bits) : int(bits); }
 bool is_nan(uint bits) { return (bits & kAbs) > 0x7f800000u; }
 
+// The fused activation on the rounded fp32 bits, by their order, against
+// bounds the host gives as bit patterns (lo, hi: -inf and +inf for none).
+// No float constants are chosen here: Mesa's NIR rewrites a select between
+// the bit patterns of -1.0 and 0.0 as -float(condition), which is -0.
+uint activate(uint bits) {
+  if (is_nan(bits)) return bits;
+  if (order(bits) < order(p.lo)) return p.lo;
+  return order(p.hi) < order(bits) ? p.hi : bits;
+}
+
 uint apply(uint a, uint b) {
   if (p.op >= 4u) {
     if (is_nan(a) || is_nan(b)) return 0x7fc00000u;
     bool a_wins = p.op == 4u ? order(a) > order(b) : order(a) < order(b);
-    return a_wins ? a : b;
+    return activate(a_wins ? a : b);
   }
   double x = widen(a), y = widen(b), r;
   if (p.op == 0u) r = x + y;
   else if (p.op == 1u) r = x - y;
   else if (p.op == 2u) r = x * y;
   else r = x / y;
-  return narrow(r);
+  return activate(narrow(r));
 }
 
 uint element(uint i) {
@@ -109,11 +158,9 @@ void main() {
       continue;
     }
     uint first = 2u * w;
-    float lo = uintBitsToFloat(element(first));
+    uint lo = float_bits_to_half(element(first));
     // An odd count ends in half a word: keep the other half as it was.
-    float hi = first + 1u < p.count ? uintBitsToFloat(element(first + 1u)) : unpackHalf2x16(y_words[w]).y;
-    uint packed = packHalf2x16(vec2(lo, hi));
-    if (first + 1u >= p.count) packed = (packed & 0xffffu) | (y_words[w] & 0xffff0000u);
-    y_words[w] = packed;
+    uint hi = first + 1u < p.count ? float_bits_to_half(element(first + 1u)) << 16 : y_words[w] & 0xffff0000u;
+    y_words[w] = lo | hi;
   }
 }

@@ -6,6 +6,9 @@
 #include <vulkan/vulkan.h>
 
 #include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
 #include <new>
 #include <optional>
 #include <span>
@@ -31,12 +34,29 @@ struct PushConstants {
   uint32_t dims[8];
   uint32_t a_strides[8];
   uint32_t b_strides[8];
+  uint32_t lo, hi;  // the fused activation's bounds: fp32 bits, or INT_32 for the integer shader
 };
+
+// NONE, RELU, RELU1, RELU6 as [lo, hi]: the bit patterns of fp32 bounds, or
+// INT_32 bounds for the integer shader.
+void activation_bounds(uint32_t act, bool integer, uint32_t* lo, uint32_t* hi) {
+  const float flo[] = {-INFINITY, 0.0f, -1.0f, 0.0f}, fhi[] = {INFINITY, INFINITY, 1.0f, 6.0f};
+  const int32_t ilo[] = {INT32_MIN, 0, -1, 0}, ihi[] = {INT32_MAX, INT32_MAX, 1, 6};
+  if (integer) {
+    *lo = static_cast<uint32_t>(ilo[act]);
+    *hi = static_cast<uint32_t>(ihi[act]);
+  } else {
+    *lo = std::bit_cast<uint32_t>(flo[act]);
+    *hi = std::bit_cast<uint32_t>(fhi[act]);
+  }
+}
 
 struct BinaryVulkan : KernelBase {
   VulkanPipelines pipelines;
   int float_module = -1, int_module = -1;
   uint32_t op = kAdd;
+  uint32_t act = 0;
+  bool floor_division = false;  // INT_32 DIV floors (vulkan_int.comp's operation 7)
   oprig_dtype dtype = OPRIG_DTYPE_INVALID;  // from the last prepare
   BroadcastPlan plan;
 };
@@ -47,10 +67,16 @@ oprig_status create(const oprig_backend_context* ctx, const oprig_param* params,
   const std::optional<int> op =
       enum_param(params, num_params, "operation", {"ADD", "SUB", "MUL", "DIV", "MAX", "MIN", "POW"});
   if (!op || *op < 0) return OPRIG_STATUS_INVALID_ARGUMENT;
+  const std::optional<int> act = enum_param(params, num_params, "fused_activation", {"NONE", "RELU", "RELU1", "RELU6"});
+  if (act && *act < 0) return OPRIG_STATUS_INVALID_ARGUMENT;
+  const std::optional<int> division = enum_param(params, num_params, "integer_division", {"TRUNCATE", "FLOOR"});
+  if (division && *division < 0) return OPRIG_STATUS_INVALID_ARGUMENT;
   auto* k = new (std::nothrow) BinaryVulkan;
   if (k == nullptr) return OPRIG_STATUS_OUT_OF_MEMORY;
   k->ops = &oprig_elementwise_binary__vulkan;
   k->op = static_cast<uint32_t>(*op);
+  k->act = static_cast<uint32_t>(act.value_or(0));
+  k->floor_division = division.value_or(0) == 1;
   oprig_status st = k->pipelines.init(*ctx, 3, sizeof(PushConstants));
   if (st == OPRIG_STATUS_OK) {
     k->int_module = k->pipelines.add_module(
@@ -105,7 +131,8 @@ oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   if (k->dtype == OPRIG_DTYPE_INVALID) return OPRIG_STATUS_INVALID_ARGUMENT;  // not prepared
   if (k->plan.count == 0) return OPRIG_STATUS_OK;
   PushConstants push{};
-  push.op = k->op;
+  push.op = k->op == kDiv && k->floor_division && k->dtype == OPRIG_DTYPE_INT_32 ? 7u : k->op;
+  activation_bounds(k->act, k->dtype == OPRIG_DTYPE_INT_32, &push.lo, &push.hi);
   push.count = static_cast<uint32_t>(k->plan.count);
   push.merged = k->plan.merged;
   for (uint32_t d = 0; d < k->plan.merged; ++d) {

@@ -22,12 +22,24 @@ namespace oprig::graph {
 
 // A package op standing for a built-in: its package (loaded and kept alive by
 // the map's owner for as long as any PreparedModel made with it), the op's
-// name in the package's registration, and the parameters that select the
-// built-in's behaviour (e.g. ElementwiseBinary's operation = ADD).
+// name in the package's registration, the parameters that select the
+// built-in's behaviour (e.g. ElementwiseBinary's operation = ADD, or a
+// constant operand of the built-in such as NNAPI's fused activation turned
+// into a parameter), and which of the built-in's inputs the package op takes.
 struct DeviceKernel {
   Package* package = nullptr;
   std::string op;
   std::vector<Param> params;
+  // Positions in the built-in's input list, in the order the package op
+  // takes them; empty: all of them, in order. (ADD's [a, b, activation]
+  // reaches ElementwiseBinary as inputs {0, 1} and a parameter.)
+  std::vector<uint32_t> inputs;
+  // For a package op whose output shape depends on input values (its
+  // prepare() leaves -1, see the ABI's resolve_shapes): positions in the
+  // package op's inputs whose values resolve_shapes() reads, which the
+  // executor brings to the host before every execute; the others stay where
+  // they are (their data pointer is NULL there). Empty: all of them.
+  std::vector<uint32_t> resolve_inputs;
   std::string display_name() const;  // "org.oprig.opsuite:ElementwiseBinary"
 };
 

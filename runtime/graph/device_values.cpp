@@ -93,11 +93,11 @@ bool to_device(Exec& x, Value& v, std::unique_ptr<DeviceBuffer>& owner) {
 oprig_status device_enqueue(Exec& x, Frame& f, const Step& s, KernelInstance& ki) {
   const PackageNode& node = x.impl.nodes[s.kernel_node];
   const Operation& op = *node.op;
-  for (size_t j = 0; j < op.inputs.size(); ++j) {
-    Value& v = f.values[op.inputs[j]];
+  for (size_t j = 0; j < node.inputs.size(); ++j) {
+    Value& v = f.values[node.inputs[j]];
     oprig_tensor& t = ki.in_desc[j];
     if (!v.present) continue;
-    if (!to_device(x, v, f.device[op.inputs[j]])) return OPRIG_STATUS_BACKEND_ERROR;
+    if (!to_device(x, v, f.device[node.inputs[j]])) return OPRIG_STATUS_BACKEND_ERROR;
     v.device->bind(t);  // data, offset and bytes; rank and dims stay
     t.bytes = v.bytes;
   }

@@ -182,11 +182,12 @@ StepStatus copy_out_device(Exec& x, Frame& f, const Step& s, size_t j, Frame& ca
 }
 
 // Inputs of a host step that only the device holds come down first.
-bool inputs_to_host(Exec& x, Frame& f, const Step& s) {
-  for (uint32_t k : s.op->inputs)
+bool inputs_to_host(Exec& x, Frame& f, const std::vector<uint32_t>& operands) {
+  for (uint32_t k : operands)
     if (!to_host(x, f.values[k])) return false;
   return true;
 }
+bool inputs_to_host(Exec& x, Frame& f, const Step& s) { return inputs_to_host(x, f, s.op->inputs); }
 
 }  // namespace
 
@@ -365,14 +366,15 @@ StepStatus run_package_op(Exec& x, Frame& f, const Step& s) {
   const PackageNode& node = x.impl.nodes[s.kernel_node];
   KernelInstance& ki = x.state.kernels[s.kernel_node];
   const Operation& op = *s.op;
+  const std::vector<uint32_t>& inputs = node.inputs;
   auto fail = [&](const std::string& what, oprig_status st) {
     return step_error(x, f, s, what + " of " + node.display_name + " on " +
                                    std::string(backend_name(node.backend->kind())) + " returned " + status_name(st));
   };
-  if (node.host_memory && x.impl.device_memory && !inputs_to_host(x, f, s)) return step_error(x, f, s, x.error);
+  if (node.host_memory && x.impl.device_memory && !inputs_to_host(x, f, inputs)) return step_error(x, f, s, x.error);
   bool reprepare = !ki.prepared;
-  for (size_t j = 0; j < op.inputs.size(); ++j) {
-    const Value& v = f.values[op.inputs[j]];
+  for (size_t j = 0; j < inputs.size(); ++j) {
+    const Value& v = f.values[inputs[j]];
     oprig_tensor& t = ki.in_desc[j];
     const Shape shape = v.present ? v.shape : Shape{};
     t.rank = shape.rank;
@@ -430,17 +432,20 @@ StepStatus run_package_op(Exec& x, Frame& f, const Step& s) {
     }
     if (ki.data_dependent && ki.impl->resolve_shapes == nullptr)
       return step_error(x, f, s, "prepare() left a dimension at -1 but the kernel has no resolve_shapes()");
-    for (size_t j = 0; j < op.inputs.size(); ++j)
-      ki.prepared_inputs[j] = f.values[op.inputs[j]].present ? f.values[op.inputs[j]].shape : Shape{};
+    for (size_t j = 0; j < inputs.size(); ++j)
+      ki.prepared_inputs[j] = f.values[inputs[j]].present ? f.values[inputs[j]].shape : Shape{};
     ki.prepared = true;
   }
   const Shape* out_shapes = ki.out_shapes.data();
   if (ki.data_dependent) {
-    // resolve_shapes() reads input values on the host, whatever the backend.
-    if (!inputs_to_host(x, f, s)) return step_error(x, f, s, x.error);
-    for (size_t j = 0; j < op.inputs.size(); ++j) {
-      const Value& v = f.values[op.inputs[j]];
-      ki.in_desc[j].data = v.present ? v.data : nullptr;
+    // resolve_shapes() reads input values on the host, whatever the backend:
+    // all of them, or those the node names (the others keep a NULL pointer).
+    for (size_t j = 0; j < inputs.size(); ++j) {
+      Value& v = f.values[inputs[j]];
+      const bool read = node.resolve_inputs.empty() ||
+                        std::find(node.resolve_inputs.begin(), node.resolve_inputs.end(), j) != node.resolve_inputs.end();
+      if (read && !to_host(x, v)) return step_error(x, f, s, x.error);
+      ki.in_desc[j].data = read && v.present ? v.data : nullptr;
     }
     reset_outputs();
     const oprig_status st = ki.impl->resolve_shapes(ki.kernel, ki.in_desc.data(), ki.in_desc.size(),
@@ -468,8 +473,8 @@ StepStatus run_package_op(Exec& x, Frame& f, const Step& s) {
   }
   oprig_status st;
   if (node.host_memory) {
-    for (size_t j = 0; j < op.inputs.size(); ++j) {
-      const Value& v = f.values[op.inputs[j]];
+    for (size_t j = 0; j < inputs.size(); ++j) {
+      const Value& v = f.values[inputs[j]];
       ki.in_desc[j].data = v.present ? v.data : nullptr;
     }
     ExecTiming timing;

@@ -36,6 +36,8 @@ struct KernelRef {
   std::string op_name;
   std::string display;              // for notes: "org.oprig.opsuite:Atan"
   const std::vector<Param>* params = nullptr;
+  std::vector<uint32_t> inputs;  // operand indices the kernel takes (a built-in's may be a subset)
+  std::vector<uint32_t> resolve_inputs;  // positions in `inputs` resolve_shapes() reads; empty: all
   InputAdapter adapter = InputAdapter::kNone;
 };
 
@@ -86,7 +88,11 @@ class Preparer {
   // Can `backend` run this kernel on these operands? Probes create() and
   // prepare() with the declared types (unknown dimensions as 1, data NULL as
   // in every prepare), so "no kernel for this dtype" is found here rather
-  // than in the middle of an execution.
+  // than in the middle of an execution. Operands of unknown rank are probed
+  // as ones of rank 1, then 2, 3 and 4 (all of them the same rank; 4 is
+  // NNAPI's limit for the built-ins with kernels), and the kernel is taken if
+  // one of these shapes is accepted: CONCATENATION of an unknown-rank
+  // tensor with a [1, 1] one is fine at rank 2, not at the rank-1 guess.
   bool node_supported(Backend& backend, const KernelRef& k, const Subgraph& g, const Operation& op, std::string* why) {
     const PackageOp* reg = k.package->find_op(k.op_name);
     const std::string bname(backend_name(backend.kind()));
@@ -111,27 +117,33 @@ class Preparer {
       *why = "the " + bname + " create() of " + k.op_name + " returned " + status_name(st);
       return false;
     }
-    std::vector<oprig_tensor> in, out;
-    for (uint32_t kk : op.inputs) {
-      const Operand& d = g.operands[kk];
-      oprig_tensor t = declared_tensor(d);
-      if (d.lifetime == Lifetime::kNoValue) {
+    bool unknown_rank = false;
+    for (uint32_t kk : k.inputs)
+      unknown_rank |= g.operands[kk].lifetime != Lifetime::kNoValue && !g.operands[kk].dims;
+    for (size_t guess = 1;; ++guess) {
+      std::vector<oprig_tensor> in, out;
+      for (uint32_t kk : k.inputs) {
+        const Operand& d = g.operands[kk];
+        oprig_tensor t = declared_tensor(d);
+        if (d.lifetime == Lifetime::kNoValue) {
+          in.push_back(t);
+          continue;
+        }
+        const std::vector<int64_t> dims = d.dims ? *d.dims : std::vector<int64_t>(guess, 1);
+        t.rank = static_cast<uint32_t>(dims.size());
+        for (size_t i = 0; i < dims.size(); ++i) t.dims[i] = dims[i] == 0 ? 1 : dims[i];
+        t.bytes = shape_rules::element_count(std::vector<int64_t>(t.dims, t.dims + t.rank)) * dtype_size(d.dtype);
         in.push_back(t);
-        continue;
       }
-      const std::vector<int64_t> dims = d.dims ? *d.dims : std::vector<int64_t>{1};
-      t.rank = static_cast<uint32_t>(dims.size());
-      for (size_t i = 0; i < dims.size(); ++i) t.dims[i] = dims[i] == 0 ? 1 : dims[i];
-      t.bytes = shape_rules::element_count(std::vector<int64_t>(t.dims, t.dims + t.rank)) * dtype_size(d.dtype);
-      in.push_back(t);
+      if (k.adapter == InputAdapter::kOneElementAsScalar && in.size() == 2) adapt_one_element(in[0], in[1]);
+      for (uint32_t kk : op.outputs) out.push_back(declared_tensor(g.operands[kk]));
+      st = impl->prepare(kernel, in.data(), in.size(), out.data(), out.size());
+      if (st == OPRIG_STATUS_OK || !unknown_rank || guess == 4) break;
     }
-    if (k.adapter == InputAdapter::kOneElementAsScalar && in.size() == 2) adapt_one_element(in[0], in[1]);
-    for (uint32_t kk : op.outputs) out.push_back(declared_tensor(g.operands[kk]));
-    st = impl->prepare(kernel, in.data(), in.size(), out.data(), out.size());
     impl->destroy(kernel);
     if (st != OPRIG_STATUS_OK) {
       std::string types;
-      for (uint32_t kk : op.inputs) types += (types.empty() ? "" : ", ") + operand_type_text(g.operands[kk]);
+      for (uint32_t kk : k.inputs) types += (types.empty() ? "" : ", ") + operand_type_text(g.operands[kk]);
       *why = "the " + bname + " prepare() of " + k.op_name + " returned " + status_name(st) + " for " + types;
       return false;
     }
@@ -144,6 +156,7 @@ class Preparer {
     k.op_name = op.package_op;
     k.display = op.display_name();
     k.params = &op.params;
+    k.inputs = op.inputs;
     return k;
   }
 
@@ -183,6 +196,26 @@ class Preparer {
     k.op_name = mapped.op;
     k.display = mapped.display_name();
     k.params = &mapped.params;
+    if (mapped.inputs.empty()) {
+      k.inputs = op.inputs;
+    } else {
+      for (uint32_t position : mapped.inputs) {
+        if (position >= op.inputs.size()) {
+          *why = op.display_name() + " as " + k.display + ": the map names input " + std::to_string(position) +
+                 " of " + std::to_string(op.inputs.size());
+          return std::nullopt;
+        }
+        k.inputs.push_back(op.inputs[position]);
+      }
+    }
+    for (uint32_t position : mapped.resolve_inputs) {
+      if (position >= k.inputs.size()) {
+        *why = op.display_name() + " as " + k.display + ": the map names kernel input " + std::to_string(position) +
+               " of " + std::to_string(k.inputs.size());
+        return std::nullopt;
+      }
+    }
+    k.resolve_inputs = mapped.resolve_inputs;
     if (elementwise_binary(*op.builtin)) k.adapter = InputAdapter::kOneElementAsScalar;
     std::string reason;
     if (!node_supported(*p_.backends.target, k, g, op, &reason)) {
@@ -325,6 +358,8 @@ class Preparer {
                     const std::vector<Param>* builtin_params) {
     PackageNode node;
     node.op = &op;
+    node.inputs = k.inputs;
+    node.resolve_inputs = k.resolve_inputs;
     node.plan = plan;
     node.backend = &backend;
     node.host_memory = host_memory_backend(backend);
@@ -490,9 +525,9 @@ std::unique_ptr<ExecutionState> PreparedImpl::make_state() const {
       throw PrepareError(node.display_name + ": create() on " + std::string(backend_name(node.backend->kind())) +
                          " returned " + status_name(st));
     const Subgraph& g = *plans[node.plan].decl;
-    for (uint32_t k : node.op->inputs) ki.in_desc.push_back(declared_tensor(g.operands[k]));
+    for (uint32_t k : node.inputs) ki.in_desc.push_back(declared_tensor(g.operands[k]));
     for (uint32_t k : node.op->outputs) ki.out_desc.push_back(declared_tensor(g.operands[k]));
-    ki.prepared_inputs.resize(node.op->inputs.size());
+    ki.prepared_inputs.resize(node.inputs.size());
     ki.out_shapes.resize(node.op->outputs.size());
   }
   return state;

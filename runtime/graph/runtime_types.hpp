@@ -105,7 +105,9 @@ enum class InputAdapter : uint8_t {
 // A package op of some plan (or a built-in placed on a device, computed by a
 // package op), with its kernel resolved once at prepare.
 struct PackageNode {
-  const Operation* op = nullptr;  // inputs and outputs
+  const Operation* op = nullptr;  // outputs (and inputs, for the memory plan)
+  std::vector<uint32_t> inputs;   // the operands the kernel takes: op->inputs, or a mapped built-in's subset
+  std::vector<uint32_t> resolve_inputs;  // positions in `inputs` whose values resolve_shapes() reads; empty: all
   uint32_t plan = 0;
   Backend* backend = nullptr;
   bool host_memory = true;  // cpu and dsp take host pointers; others get device buffers

@@ -14,7 +14,7 @@
 #include <limits>
 
 #include "core/dtype.hpp"
-#include "device_test_support.hpp"
+#include "builtin_kernel_fixture.hpp"
 
 namespace oprig::graph::device_test {
 namespace {
@@ -28,92 +28,6 @@ const float kMinNormal = std::numeric_limits<float>::min();
 const float kMax = std::numeric_limits<float>::max();
 
 std::string type_text(oprig_dtype t) { return std::string(dtype_name(t)); }
-
-// y = op(a[, b]) with the given types and shapes.
-std::string one_op(const std::string& op, oprig_dtype in, oprig_dtype out, const std::vector<int64_t>& a_dims,
-                   const std::vector<int64_t>* b_dims) {
-  auto dims = [](const std::vector<int64_t>& d) {
-    std::string t = "[";
-    for (size_t i = 0; i < d.size(); ++i) t += (i ? "," : "") + std::to_string(d[i]);
-    return t + "]";
-  };
-  std::string operands = R"({"type": ")" + type_text(in) + R"(", "dims": )" + dims(a_dims) +
-                         R"(, "lifetime": "SUBGRAPH_INPUT"})";
-  if (b_dims)
-    operands += R"(, {"type": ")" + type_text(in) + R"(", "dims": )" + dims(*b_dims) +
-                R"(, "lifetime": "SUBGRAPH_INPUT"})";
-  operands += R"(, {"type": ")" + type_text(out) + R"(", "lifetime": "SUBGRAPH_OUTPUT"})";
-  const std::string y = b_dims ? "2" : "1";
-  return R"({"format": "oprig.model/1", "subgraphs": [{"operands": [)" + operands + R"(], "operations": [{"type": ")" +
-         op + R"(", "inputs": [)" + (b_dims ? "0, 1" : "0") + R"(], "outputs": [)" + y + R"(]}], "inputs": [)" +
-         (b_dims ? "0, 1" : "0") + R"(], "outputs": [)" + y + "]}]}";
-}
-
-class BuiltinKernels : public ::testing::TestWithParam<std::string> {
- protected:
-  void SetUp() override {
-    target_ = backend_or_null(GetParam());
-    if (target_ == nullptr) GTEST_SKIP() << GetParam() << " is not available here";
-  }
-  bool has_float() const { return GetParam() != "dsp"; }
-
-  // Runs the model on the device (checking it ran there, or fell back when
-  // the device cannot have the type) and on cpu's host kernels; returns the
-  // device's output after checking it equals the host's bit for bit.
-  HostTensor run(const std::string& model_json, const std::vector<HostTensor>& inputs, bool device_can) {
-    const Model m = parse(model_json);
-    const PreparedModel on_device = prepare_on(*target_, m);
-    const PreparedModel on_cpu = prepare_on_cpu(m);
-    const std::string& placed = on_device.placements().at(0).backend;
-    if (device_can) {
-      EXPECT_EQ(placed, GetParam()) << (on_device.placement_notes().empty() ? "" : on_device.placement_notes()[0]);
-    } else {
-      EXPECT_EQ(placed, "cpu");
-    }
-    const ExecutionResult got = on_device.execute(inputs);
-    const ExecutionResult want = on_cpu.execute(inputs);
-    EXPECT_EQ(got.status, ExecutionStatus::kOk) << got.message;
-    EXPECT_EQ(want.status, ExecutionStatus::kOk) << want.message;
-    if (got.outputs.empty() || want.outputs.empty()) return {};
-    const HostTensor& g = got.outputs[0];
-    const HostTensor& w = want.outputs[0];
-    EXPECT_EQ(g.shape, w.shape);
-    EXPECT_EQ(g.dtype, w.dtype);
-    if (g.data.size() != w.data.size()) {
-      ADD_FAILURE() << "sizes differ";
-      return g;
-    }
-    if (g.dtype == OPRIG_DTYPE_FLOAT_32) {
-      const std::vector<float> gv = values<float>(g), wv = values<float>(w);
-      for (size_t i = 0; i < gv.size(); ++i) {
-        if (std::isnan(gv[i]) && std::isnan(wv[i])) continue;
-        EXPECT_EQ(std::bit_cast<uint32_t>(gv[i]), std::bit_cast<uint32_t>(wv[i]))
-            << "element " << i << ": " << gv[i] << " on " << GetParam() << ", " << wv[i] << " on cpu";
-      }
-    } else {
-      for (size_t i = 0; i < g.data.size(); ++i)
-        EXPECT_EQ(static_cast<int>(g.data[i]), static_cast<int>(w.data[i])) << "byte " << i;
-    }
-    return g;
-  }
-
-  // Every pair (a_i, b_j) of `v`, as two [n*n] tensors, then a against a one-element b.
-  template <typename T>
-  void all_pairs(const std::string& op, oprig_dtype in, oprig_dtype out, const std::vector<T>& v, bool device_can) {
-    std::vector<T> a, b;
-    for (const T& x : v)
-      for (const T& y : v) {
-        a.push_back(x);
-        b.push_back(y);
-      }
-    const std::vector<int64_t> dims = {static_cast<int64_t>(a.size())}, one = {1};
-    run(one_op(op, in, out, dims, &dims), {tensor<T>(in, dims, a), tensor<T>(in, dims, b)}, device_can);
-    for (const T& y : v)
-      run(one_op(op, in, out, dims, &one), {tensor<T>(in, dims, a), tensor<T>(in, one, {y})}, device_can);
-  }
-
-  Backend* target_ = nullptr;
-};
 
 const std::vector<int32_t> kInts = {0, 1, -1, 7, -7, 46341, 65536, 123456789, -987654321, kIntMax, kIntMin};
 const std::vector<float> kFloats = {0.0f, -0.0f, 1.0f, -1.0f, 0.5f, 3.0f, 1.0f / 3.0f, -2.5f, kDenormMin,
