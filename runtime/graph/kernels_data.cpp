@@ -104,6 +104,7 @@ StepStatus concatenation_step(Exec& x, Frame& f, const Step& s) {
   for (size_t o = 0; o < outer; ++o)
     for (size_t i = 0; i < n; ++i) {
       const size_t count = static_cast<size_t>(in[i]->shape.dims[axis]) * inner;
+      if (count == 0) continue;  // an empty input (the [1, 0] start of a growing loop tensor) has no data pointer
       const std::byte* src = in[i]->data + o * count * element;
       const Operand& di = decl(f, s.op->inputs[i]);
       const bool same_quantisation = di.scale == dy.scale && di.zero_point == dy.zero_point;
