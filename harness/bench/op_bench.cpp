@@ -74,6 +74,24 @@ std::string skip_list(const std::vector<std::string>& skipped) {
   return out;
 }
 
+// The fill a benchmark times: "uniform" when the plan has it, else the first
+// fill that takes the bench shapes. A fill with shapes of its own (an edge
+// fill makes one element per edge value) would time a correctness case of a
+// few elements instead of the bench shape.
+bool takes_bench_shapes(const Fill& f) { return f.shapes.empty() && f.all.kind != "edge"; }
+
+std::string bench_fill(const std::vector<Fill>& fills) {
+  for (const Fill& f : fills)
+    if (f.name == "uniform" && takes_bench_shapes(f)) return f.name;
+  for (const Fill& f : fills)
+    if (takes_bench_shapes(f)) return f.name;
+  return fills.empty() ? "uniform" : fills.front().name;
+}
+
+bool has_quantised_input(const Case& c) {
+  return std::any_of(c.inputs.begin(), c.inputs.end(), [](const CaseTensor& t) { return t.quant.scale != 0; });
+}
+
 }  // namespace
 
 std::string check_bench_options(const BenchOptions& o) {
@@ -120,6 +138,9 @@ BenchRun run_benchmarks(const Suite& suite, const Selection& selection, const Be
     TestPlan bench_plan = op->plan;
     bench_plan.shapes = op->plan.bench_shapes;
     bench_plan.golden_literals.clear();
+    const std::string plain_fill = bench_fill(op->plan.fills);
+    // Quantised cases also take the plan's "uniform" (random codes).
+    const std::string quantised_fill = plain_fill == "uniform" ? plain_fill : bench_fill(op->plan.quantized_fills);
     for (const std::string& name : selection.backends) {
       if (!backends.count(name)) {
         std::string why;
@@ -132,10 +153,10 @@ BenchRun run_benchmarks(const Suite& suite, const Selection& selection, const Be
       const oprig_implementation_v1* impl =
           (pop && (pop->backend_mask & OPRIG_BACKEND_BIT(kind))) ? op->package->implementation(kind, &no_impl) : nullptr;
       for (const Case& c : generate_cases(op->space, bench_plan, {name})) {
-        // One fill and the default params: the speed of a kernel does not
-        // depend on which of the correctness fills it sees.
-        const std::string& first_fill = op->plan.fills.empty() ? std::string("uniform") : op->plan.fills.front().name;
-        if (!c.variant.ends_with("p0") || (c.fill != first_fill && c.fill != "uniform")) continue;
+        // One fill and the default params (each value of an enumeration
+        // swept): the speed of a kernel does not depend on which of the
+        // correctness fills it sees.
+        if (!c.variant.ends_with("p0") || c.fill != (has_quantised_input(c) ? quantised_fill : plain_fill)) continue;
         BackendContext be{backend, name + " unavailable", op->package, impl, no_impl};
         if (backend == nullptr || impl == nullptr) {
           results.push_back(execute_case(c, op->context, be));
