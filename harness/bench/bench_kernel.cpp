@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <string>
+#include <vector>
 
 #include "core/dtype.hpp"
+#include "package/loader.hpp"
 #include "runner/case_executor.hpp"
 
 namespace oprig::harness {
@@ -35,6 +38,14 @@ void BenchKernel::release() {
 
 ExecuteSample BenchKernel::execute(size_t input_set) {
   ExecuteSample s;
+  if (resolve_each_execute) {
+    InputSet& set = input_sets[input_set];
+    std::vector<oprig_tensor> host_in = set.tensors;
+    for (size_t i = 0; i < host_in.size(); ++i)
+      host_in[i].data = set.data[i].present && !set.data[i].bytes.empty() ? set.data[i].bytes.data() : nullptr;
+    s.status = impl->resolve_shapes(kernel, host_in.data(), host_in.size(), out.data(), out.size());
+    if (s.status != OPRIG_STATUS_OK) return s;
+  }
   ExecTiming timing;
   const Clock::time_point t0 = Clock::now();
   s.status = backend->execute(*impl, kernel, input_sets[input_set].tensors, out, timing);
@@ -90,6 +101,7 @@ bool setup_bench_kernel(BenchKernel& k, const Case& c, const LoadedOp& op, Backe
   Clock::time_point t0 = Clock::now();
   if (impl.create(&backend.context(), c.op.c_str(), k.params->data(), k.params->size(), &k.kernel) != OPRIG_STATUS_OK) {
     *why = "create() failed";
+    k.kernel_refused = true;
     return false;
   }
   k.create_ns = ns_since(t0);
@@ -105,6 +117,7 @@ bool setup_bench_kernel(BenchKernel& k, const Case& c, const LoadedOp& op, Backe
   t0 = Clock::now();
   if (impl.prepare(k.kernel, in_desc.data(), in_desc.size(), k.out.data(), k.out.size()) != OPRIG_STATUS_OK) {
     *why = "prepare() failed";
+    k.kernel_refused = true;
     return false;
   }
   k.prepare_ns = ns_since(t0);
@@ -135,6 +148,12 @@ bool setup_bench_kernel(BenchKernel& k, const Case& c, const LoadedOp& op, Backe
   });
   InputSet second;
   if (value_dependent_shapes) {
+    if (impl.resolve_shapes == nullptr) {
+      *why = "prepare() left an output dimension unknown (-1) but the package has no resolve_shapes()";
+      k.kernel_refused = true;
+      return false;
+    }
+    k.resolve_each_execute = true;
     k.why_one_input_set = "the outputs' shapes depend on the input values";
   } else if (make_input_set(k, varied_seed(c.seed, 1), false, second, &k.why_one_input_set)) {
     upload_input_set(k, second);
@@ -142,7 +161,8 @@ bool setup_bench_kernel(BenchKernel& k, const Case& c, const LoadedOp& op, Backe
   }
   const ExecuteSample s = k.execute(0);
   if (s.status != OPRIG_STATUS_OK) {
-    *why = "execute() failed";
+    *why = std::string(k.resolve_each_execute ? "resolve_shapes() or execute()" : "execute()") + " returned " + status_name(s.status);
+    k.kernel_refused = true;
     return false;
   }
   k.setup_execute_wall_ns = s.wall_ns;

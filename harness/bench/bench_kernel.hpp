@@ -48,6 +48,13 @@ struct BenchKernel {
   std::unique_ptr<AbiParams> params;
   std::vector<InputSet> input_sets;  // 1 or 2
   std::string why_one_input_set;     // when only one
+  // prepare() left an output dimension to the values: resolve_shapes() runs
+  // before every execute, as the ABI asks, outside the clocked interval.
+  bool resolve_each_execute = false;
+  // setup_bench_kernel() failed because the kernel refused (create, prepare,
+  // resolve_shapes or execute not OK on inputs its correctness run passed):
+  // a defect of the kernel, not a benchmark that could not be arranged.
+  bool kernel_refused = false;
   std::vector<std::unique_ptr<DeviceBuffer>> out_buffers;
   std::vector<oprig_tensor> out;
   std::vector<size_t> out_bytes;

@@ -228,8 +228,11 @@ BenchRun run_benchmarks(const Suite& suite, const Selection& selection, const Be
             slot->verdict != Verdict::kMistrusted)
           return stop("not timed: the correctness run gave " + std::string(verdict_name(slot->verdict)));
         std::string why;
-        if (!setup_bench_kernel(k, *p.c, *p.op, *p.be.backend, *p.be.implementation, &why))
+        if (!setup_bench_kernel(k, *p.c, *p.op, *p.be.backend, *p.be.implementation, &why)) {
+          // The same inputs passed the correctness run: a refusal now is the kernel's defect.
+          if (k.kernel_refused) slot->verdict = Verdict::kFailed;
           return stop("not timed: bench setup: " + why);
+        }
         fp->host_clock = p.be.backend->kind() == OPRIG_BACKEND_DSP || !p.be.backend->info().device_timer;
         fp->estimate_s = k.setup_execute_wall_ns * 1e-9;
         const double per_rep_s = std::max(options.min_time_s, fp->estimate_s);
