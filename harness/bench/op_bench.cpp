@@ -55,6 +55,7 @@ struct Fixture {
   IntegrityVerdict integrity;  // the checks after the timed loop
   size_t input_sets = 0;       // how many input contents the timed loop alternated (before release)
   std::string why_one_input_set;
+  double spent_s = 0;  // in this benchmark's calls since first_call (interleaved: its own share of the run)
 };
 
 // After a benchmark's last repetition (when the next benchmark starts, or
@@ -202,9 +203,11 @@ BenchRun run_benchmarks(const Suite& suite, const Selection& selection, const Be
     // benchmarks in order, and each is timed with its own data warm.
     benchmark::RegisterBenchmark(p.c->id.c_str(), [fp, p, slot, deadline, options, wanted, &current](benchmark::State& state) {
       if (current != fp) {
-        if (current) finalize(*current);
+        // Back to back, a benchmark is done when the next one starts; interleaved, only at the end.
+        if (current && !options.interleave) finalize(*current);
         current = fp;
       }
+      const Clock::time_point call_start = Clock::now();
       BenchKernel& k = fp->kernel;
       // libbenchmark requires every repetition, skipped or not, to report the
       // same iteration count (its ComputeStats check aborts otherwise): a
@@ -258,7 +261,7 @@ BenchRun run_benchmarks(const Suite& suite, const Selection& selection, const Be
       }
       if (Clock::now() > deadline)
         return stop("skipped: the bench's --max-seconds " + fixed(options.max_seconds, 0) + " s ran out");
-      if (seconds_since(fp->first_call) > options.max_seconds_per_benchmark)
+      if (fp->spent_s > options.max_seconds_per_benchmark)
         return stop("skipped: --max-seconds-per-benchmark " + fixed(options.max_seconds_per_benchmark, 0) +
                     " s ran out");
       // One untimed execute: the previous benchmark left its data in the caches.
@@ -301,6 +304,7 @@ BenchRun run_benchmarks(const Suite& suite, const Selection& selection, const Be
       counter("input_sets", static_cast<double>(k.input_sets.size()));
       counter("warmup_executes", static_cast<double>(fp->warmup.executes));
       counter("warmup_unsettled", fp->warmup.settled ? 0 : 1);
+      fp->spent_s += seconds_since(std::max(call_start, fp->first_call));
     })->UseManualTime()->Repetitions(wanted)->MinTime(options.min_time_s)->Unit(benchmark::kMillisecond);
   }
 
@@ -310,13 +314,14 @@ BenchRun run_benchmarks(const Suite& suite, const Selection& selection, const Be
   // compare, history and Google Benchmark's compare.py read the repetitions.
   std::vector<std::string> args = {"oprig-bench", out_arg, "--benchmark_out_format=json"};
   if (!options.filter.empty()) args.push_back("--benchmark_filter=" + options.filter);
+  if (options.interleave) args.push_back("--benchmark_enable_random_interleaving=true");
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
   int argc = static_cast<int>(argv.size());
   benchmark::Initialize(&argc, argv.data());
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
-  if (current) finalize(*current);
+  for (const std::unique_ptr<Fixture>& f : fixtures) finalize(*f);
 
   for (const auto& [fp, index] : fixture_results) {
     reports::CaseResult& r = results[index];

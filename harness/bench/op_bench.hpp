@@ -37,6 +37,9 @@ struct BenchOptions {
   std::string filter;   // --benchmark_filter
   double max_seconds = 270;                // the whole bench, correctness runs included
   double max_seconds_per_benchmark = 20;   // warm-up and timed repetitions of one benchmark
+  // Repetitions of all benchmarks in one random order (libbenchmark's random
+  // interleaving): every fixture stays set up until the end.
+  bool interleave = false;
   WarmupRule warmup;
   // This machine's calibrated peaks by backend name ("cpu", ...); a backend
   // without an entry gets no roofline check.

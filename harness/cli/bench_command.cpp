@@ -29,6 +29,7 @@ struct BenchFlags {
   double min_time = 0.2;
   double max_seconds = 270;
   double max_seconds_per_benchmark = 20;
+  bool interleave = false;
   std::string calibration;
   std::string filter;
   std::string baseline;
@@ -76,6 +77,11 @@ void add_bench_command(CLI::App& root, int* exit_code) {
   cmd->add_option("--max-seconds-per-benchmark", flags->max_seconds_per_benchmark,
                   "Wall-clock cap of one benchmark's warm-up and repetitions")
       ->capture_default_str();
+  cmd->add_flag("--interleave", flags->interleave,
+               "Run the repetitions of all benchmarks in one random interleaved order (Google Benchmark's random "
+               "interleaving) instead of each benchmark's back to back: noise that lasts seconds then spreads over "
+               "every benchmark instead of shifting a few. Keeps every benchmark's buffers until the end: pick ops "
+               "(for the nightly gate, use it on both sides of `oprig compare`)");
   cmd->add_option("--calibration", flags->calibration,
                   "oprig calibrate's file: rows faster than its roofline are MISTRUSTED timings");
   cmd->add_option("--baseline", flags->baseline,
@@ -105,6 +111,7 @@ void add_bench_command(CLI::App& root, int* exit_code) {
     options.min_time_s = flags->min_time;
     options.max_seconds = flags->max_seconds;
     options.max_seconds_per_benchmark = flags->max_seconds_per_benchmark;
+    options.interleave = flags->interleave;
     options.filter = flags->filter;
     if (const std::string bad = harness::check_bench_options(options); !bad.empty()) throw harness::InputError(bad);
     const harness::Selection selection = to_selection(flags->selection);

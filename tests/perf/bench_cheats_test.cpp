@@ -16,6 +16,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -170,6 +171,31 @@ TEST_F(BenchCheatsTest, ValueDependentOutputShapesAreTimedThroughResolveShapes) 
         << c.at("message");
   }
   EXPECT_EQ(timed, 1u) << r.out;
+}
+
+// --interleave: every benchmark is still set up, timed 9 times and checked
+// after its loop, though its repetitions alternate with the others'.
+TEST_F(BenchCheatsTest, InterleavedRepetitionsAreAllKeptAndChecked) {
+  const std::filesystem::path out = dir_ / "interleaved";
+  const ProcessResult r = oprig_test::run_process(
+      {kOprig, "bench", "--spec", (dir_ / "atan.xml").string(), "--backend", "cpu", "--out", out.string(),
+       "--min-time", "0.01", "--interleave"},
+      {}, dir_, 120);
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  const nlohmann::json bench = nlohmann::json::parse(oprig_test::read_text(out / "benchmark.json"));
+  std::map<std::string, size_t> repetitions;
+  for (const nlohmann::json& e : bench.at("benchmarks"))
+    if (e.at("run_type") == "iteration" && !e.value("error_occurred", false)) ++repetitions[e.at("run_name")];
+  ASSERT_GE(repetitions.size(), 2u) << r.out;
+  for (const auto& [name, n] : repetitions) EXPECT_EQ(n, 9u) << name;
+  const nlohmann::json results = nlohmann::json::parse(oprig_test::read_text(out / "results.json"));
+  size_t timed = 0;
+  for (const nlohmann::json& c : results.at("cases")) {
+    if (!c.contains("perf") || c.at("perf").at("compute_ns_samples").size() < 9) continue;
+    ++timed;
+    EXPECT_EQ(c.at("verdict"), "PASSED") << c.at("message");
+  }
+  EXPECT_EQ(timed, repetitions.size());
 }
 
 TEST_F(BenchCheatsTest, NonPositiveOrNanMinTimeIsBadInput) {
