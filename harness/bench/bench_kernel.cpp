@@ -39,11 +39,7 @@ void BenchKernel::release() {
 ExecuteSample BenchKernel::execute(size_t input_set) {
   ExecuteSample s;
   if (resolve_each_execute) {
-    InputSet& set = input_sets[input_set];
-    std::vector<oprig_tensor> host_in = set.tensors;
-    for (size_t i = 0; i < host_in.size(); ++i)
-      host_in[i].data = set.data[i].present && !set.data[i].bytes.empty() ? set.data[i].bytes.data() : nullptr;
-    s.status = impl->resolve_shapes(kernel, host_in.data(), host_in.size(), out.data(), out.size());
+    s.status = resolve_shapes_on_host(*impl, kernel, input_sets[input_set].tensors, input_sets[input_set].data, out);
     if (s.status != OPRIG_STATUS_OK) return s;
   }
   ExecTiming timing;
@@ -143,9 +139,7 @@ bool setup_bench_kernel(BenchKernel& k, const Case& c, const LoadedOp& op, Backe
   // A second content for the timed loop to alternate with. Its expected
   // outputs are not needed (nothing compares them), only that its outputs
   // have the same shape, which prepare() has fixed unless it left a -1.
-  const bool value_dependent_shapes = std::any_of(k.out.begin(), k.out.end(), [](const oprig_tensor& t) {
-    return std::any_of(t.dims, t.dims + std::min<uint32_t>(t.rank, OPRIG_MAX_RANK), [](int64_t d) { return d < 0; });
-  });
+  const bool value_dependent_shapes = std::any_of(k.out.begin(), k.out.end(), has_unknown_dim);
   InputSet second;
   if (value_dependent_shapes) {
     if (impl.resolve_shapes == nullptr) {

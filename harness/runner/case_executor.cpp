@@ -95,11 +95,6 @@ std::string types_text(const Case& c) {
 
 std::vector<int64_t> dims_of(const oprig_tensor& t) { return {t.dims, t.dims + std::min<uint32_t>(t.rank, OPRIG_MAX_RANK)}; }
 
-bool has_unknown_dim(const oprig_tensor& t) {
-  for (uint32_t d = 0; d < std::min<uint32_t>(t.rank, OPRIG_MAX_RANK); ++d)
-    if (t.dims[d] < 0) return true;
-  return false;
-}
 
 // The published default of a data type (cases/derive_plan.hpp), parsed once.
 const compare::Tolerance* default_tolerance_of(oprig_dtype dtype) {
@@ -115,6 +110,23 @@ const compare::Tolerance* default_tolerance_of(oprig_dtype dtype) {
 }
 
 }  // namespace
+
+bool has_unknown_dim(const oprig_tensor& t) {
+  for (uint32_t d = 0; d < std::min<uint32_t>(t.rank, OPRIG_MAX_RANK); ++d)
+    if (t.dims[d] < 0) return true;
+  return false;
+}
+
+oprig_status resolve_shapes_on_host(const oprig_implementation_v1& impl, oprig_kernel* kernel,
+                                    std::vector<oprig_tensor> in_desc, const std::vector<TensorData>& inputs,
+                                    std::vector<oprig_tensor>& out_desc) {
+  for (size_t k = 0; k < inputs.size() && k < in_desc.size(); ++k)
+    // The ABI's tensor has a mutable data pointer; resolve_shapes() only reads inputs.
+    in_desc[k].data = inputs[k].present && !inputs[k].bytes.empty()
+                          ? const_cast<std::byte*>(inputs[k].bytes.data())
+                          : nullptr;
+  return impl.resolve_shapes(kernel, in_desc.data(), in_desc.size(), out_desc.data(), out_desc.size());
+}
 
 const compare::Tolerance* ToleranceTable::find(const std::string& output_name, oprig_dtype dtype) const {
   if (const auto it = by_output.find(output_name); it != by_output.end()) return &it->second;
@@ -325,11 +337,8 @@ reports::CaseResult execute_case(const Case& c, const OpContext& op, const Backe
     if (impl.resolve_shapes == nullptr)
       return finish(r, Verdict::kFailed,
                     "prepare() left an output dimension unknown (-1) but the package has no resolve_shapes()", start);
-    std::vector<oprig_tensor> host_in = in_desc;
-    for (size_t k = 0; k < inputs.size(); ++k)
-      host_in[k].data = inputs[k].bytes.empty() ? nullptr : inputs[k].bytes.data();
     phase("the kernel's resolve_shapes()");
-    s = impl.resolve_shapes(kernel, host_in.data(), host_in.size(), out_desc.data(), out_desc.size());
+    s = resolve_shapes_on_host(impl, kernel, in_desc, inputs, out_desc);
     if (s != OPRIG_STATUS_OK) return finish(r, Verdict::kFailed, status_message("resolve_shapes()", s), start);
   }
   for (size_t k = 0; k < out_desc.size(); ++k) {

@@ -91,4 +91,14 @@ reports::CaseResult case_record(const Case& c, const OpContext* op);
 // optional input is dtype INVALID, rank 0.
 oprig_tensor describe_tensor(const TensorData& t);
 
+// prepare() left this output dimension to the input values (-1).
+bool has_unknown_dim(const oprig_tensor& t);
+
+// resolve_shapes() as the ABI asks: `in_desc` with each data pointer on the
+// host copy of that input in `inputs` (NULL for an absent or empty one); the
+// kernel writes the final dims into `out_desc`.
+oprig_status resolve_shapes_on_host(const oprig_implementation_v1& impl, oprig_kernel* kernel,
+                                    std::vector<oprig_tensor> in_desc, const std::vector<TensorData>& inputs,
+                                    std::vector<oprig_tensor>& out_desc);
+
 }  // namespace oprig::harness

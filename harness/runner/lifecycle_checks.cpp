@@ -84,16 +84,9 @@ class Instance {
     out_desc_ = set.output_types;
     oprig_status st = s_.impl.prepare(kernel_, in_desc_.data(), in_desc_.size(), out_desc_.data(), out_desc_.size());
     if (st != OPRIG_STATUS_OK) return "prepare() returned " + status_name(st);
-    const bool unknown = std::any_of(out_desc_.begin(), out_desc_.end(), [](const oprig_tensor& d) {
-      const std::vector<int64_t> dims = dims_of(d);
-      return std::any_of(dims.begin(), dims.end(), [](int64_t v) { return v < 0; });
-    });
-    if (unknown) {
+    if (std::any_of(out_desc_.begin(), out_desc_.end(), has_unknown_dim)) {
       if (s_.impl.resolve_shapes == nullptr) return "prepare() left an output dimension unknown (-1)";
-      std::vector<oprig_tensor> host_in = in_desc_;
-      for (size_t k = 0; k < set.inputs.size(); ++k)
-        host_in[k].data = set.inputs[k].bytes.empty() ? nullptr : const_cast<std::byte*>(set.inputs[k].bytes.data());
-      st = s_.impl.resolve_shapes(kernel_, host_in.data(), host_in.size(), out_desc_.data(), out_desc_.size());
+      st = resolve_shapes_on_host(s_.impl, kernel_, in_desc_, set.inputs, out_desc_);
       if (st != OPRIG_STATUS_OK) return "resolve_shapes() returned " + status_name(st);
     }
     for (size_t k = 0; k < set.inputs.size(); ++k) {
