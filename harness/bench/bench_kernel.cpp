@@ -36,6 +36,21 @@ void BenchKernel::release() {
   out_buffers.clear();
 }
 
+void BenchKernel::relocate() {
+  // Allocated before the old are freed, so the new buffers cannot reuse their memory.
+  std::vector<std::unique_ptr<DeviceBuffer>> old;
+  for (InputSet& set : input_sets) {
+    for (auto& b : set.buffers)
+      if (b) old.push_back(std::move(b));
+    upload_input_set(*this, set);
+  }
+  for (size_t i = 0; i < out_buffers.size(); ++i) {
+    old.push_back(std::move(out_buffers[i]));
+    out_buffers[i] = backend->allocate(out_bytes[i]);
+    out_buffers[i]->bind(out[i]);
+  }
+}
+
 ExecuteSample BenchKernel::execute(size_t input_set) {
   ExecuteSample s;
   if (resolve_each_execute) {

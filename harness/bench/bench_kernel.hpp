@@ -64,6 +64,13 @@ struct BenchKernel {
   double setup_execute_wall_ns = 0;  // one execute during setup: the first estimate of its cost
 
   ExecuteSample execute(size_t input_set);
+  // Moves every input and output into newly allocated buffers (contents
+  // rewritten, tensors rebound), then frees the old ones. Where a tensor's
+  // memory lands changes its speed (page placement: a memory-bound kernel's
+  // median moved by 20 % between processes here, while the repetitions of
+  // one process agreed within 2 %); moving before each repetition makes the
+  // repetitions sample that spread instead of one draw of it.
+  void relocate();
   // Destroys the kernel and frees every buffer and host copy; the figures stay.
   void release();
 };

@@ -12,6 +12,7 @@
 
 #include "bench/bench_kernel.hpp"
 #include "bench/integrity_check.hpp"
+#include "bench/machine_probe.hpp"
 #include "cases/tensor_data.hpp"
 #include "core/dtype.hpp"
 #include "package/loader.hpp"
@@ -122,6 +123,7 @@ BenchRun run_benchmarks(const Suite& suite, const Selection& selection, const Be
   std::vector<std::pair<Fixture*, size_t>> fixture_results;
   std::vector<std::string> skipped;
   Fixture* current = nullptr;  // the benchmark libbenchmark runs now
+  MachineProbe probe;
 
   // First pass: every case gets its result slot, so the benchmark functions
   // can fill theirs while libbenchmark runs; cases with no backend or no
@@ -201,7 +203,7 @@ BenchRun run_benchmarks(const Suite& suite, const Selection& selection, const Be
     // Correctness, set-up and warm-up run in the benchmark's first call, right
     // before its repetitions: the time budget then goes to finished
     // benchmarks in order, and each is timed with its own data warm.
-    benchmark::RegisterBenchmark(p.c->id.c_str(), [fp, p, slot, deadline, options, wanted, &current](benchmark::State& state) {
+    benchmark::RegisterBenchmark(p.c->id.c_str(), [fp, p, slot, deadline, options, wanted, &current, &probe](benchmark::State& state) {
       if (current != fp) {
         // Back to back, a benchmark is done when the next one starts; interleaved, only at the end.
         if (current && !options.interleave) finalize(*current);
@@ -264,7 +266,12 @@ BenchRun run_benchmarks(const Suite& suite, const Selection& selection, const Be
       if (fp->spent_s > options.max_seconds_per_benchmark)
         return stop("skipped: --max-seconds-per-benchmark " + fixed(options.max_seconds_per_benchmark, 0) +
                     " s ran out");
-      // One untimed execute: the previous benchmark left its data in the caches.
+      // The machine's state at this moment (bench/machine_probe.hpp), beside
+      // the repetition; then fresh memory (BenchKernel::relocate) and one
+      // untimed execute: it touches the new pages, and the probe and the
+      // previous benchmark left their data in the caches.
+      const ProbeSample control = probe.measure();
+      k.relocate();
       k.execute(0);
       double timed_ns = 0, wall_ns = 0, cycles = 0;
       size_t i = 0;
@@ -301,6 +308,8 @@ BenchRun run_benchmarks(const Suite& suite, const Selection& selection, const Be
       counter("prepare_ns", k.prepare_ns);
       counter("h2d_ns", k.h2d_ns);
       counter("d2h_ns", k.d2h_ns);
+      counter("control_copy_ns", control.copy_ns);
+      counter("control_compute_ns", control.compute_ns);
       counter("input_sets", static_cast<double>(k.input_sets.size()));
       counter("warmup_executes", static_cast<double>(fp->warmup.executes));
       counter("warmup_unsettled", fp->warmup.settled ? 0 : 1);

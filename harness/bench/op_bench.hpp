@@ -7,7 +7,11 @@
 //    simulated time before, so dsp benchmarks never ended).
 //  - Warm-up until stable (bench/warmup.hpp), then at least 9 repetitions of
 //    at least --min-time each; every repetition is kept in benchmark.json
-//    (libbenchmark's per-repetition entries plus its aggregates).
+//    (libbenchmark's per-repetition entries plus its aggregates). Each
+//    repetition runs on newly allocated inputs and outputs: where memory
+//    lands moves a memory-bound kernel's time by up to 20 % between
+//    processes, and repetitions on one placement would understate that
+//    spread to compare's test.
 //  - Timings no kernel can fake: timed iterations alternate between two input
 //    sets with different contents (where the op's outputs keep their shape);
 //    after the timed loop the output is re-checked against the reference on

@@ -18,6 +18,8 @@ struct CompareFlags {
   double min_effect = 0.05;
   size_t min_samples = 5;
   std::string metric = "real_time";
+  std::string correction = "holm";
+  bool ignore_machine = false;
   bool json = false;
   std::string out;
 };
@@ -26,6 +28,8 @@ int run_compare(const CompareFlags& flags) {
   perf::CompareOptions options;
   options.rule = {flags.alpha, flags.min_effect, flags.min_samples};
   options.metric = flags.metric == "cpu_time" ? perf::TimeMetric::kCpuTime : perf::TimeMetric::kRealTime;
+  options.family_correction = flags.correction == "holm";
+  options.machine_controls = !flags.ignore_machine;
   perf::CompareReport report;
   try {
     perf::check_rule(options.rule);
@@ -69,7 +73,12 @@ void add_compare_command(CLI::App& root, int* exit_code) {
       "per side without ties) and the Hodges-Lehmann ratio NEW/BASE with its distribution-free confidence\n"
       "interval (level 1 - 2 alpha). REGRESSED when NEW is slower at alpha AND the ratio exceeds\n"
       "1 + min-effect; IMPROVED symmetrically; SAME otherwise; NOT_ENOUGH_SAMPLES below --min-samples\n"
-      "repetitions. Benchmarks found in only one run are listed. Aggregates (mean, median, ...) are not used.\n"
+      "repetitions. The p-values are adjusted for the number of benchmarks compared (Holm), so alpha is the\n"
+      "chance that an unchanged build flags any benchmark at all, not each one (--correction none: per\n"
+      "benchmark). `oprig bench` times two fixed workloads (a memory copy, a dependent arithmetic chain)\n"
+      "before every repetition; when one of them is itself significantly slower in NEW, the machine was\n"
+      "slower at that moment, and the benchmark is REGRESSED only if its ratio exceeds that shift times\n"
+      "1 + min-effect (said in the notes; --ignore-machine-controls: the repetitions alone decide). Benchmarks found in only one run are listed. Aggregates (mean, median, ...) are not used.\n"
       "Exit codes: 0 nothing regressed; 1 at least one benchmark REGRESSED; 2 bad input: a file unreadable or\n"
       "not Google Benchmark JSON, an option out of range, no benchmark in both runs (mismatched), or none in\n"
       "both with enough repetitions.");
@@ -86,6 +95,12 @@ void add_compare_command(CLI::App& root, int* exit_code) {
                   "Which time to compare: real_time (oprig's device timings are reported there) or cpu_time")
       ->check(CLI::IsMember({"real_time", "cpu_time"}))
       ->capture_default_str();
+  cmd->add_option("--correction", flags->correction,
+                  "holm: alpha bounds the chance of any false alarm over all benchmarks; none: alpha per benchmark")
+      ->check(CLI::IsMember({"holm", "none"}))
+      ->capture_default_str();
+  cmd->add_flag("--ignore-machine-controls", flags->ignore_machine,
+               "Judge the repetitions alone, without allowing for the machine's shift measured by bench's controls");
   cmd->add_flag("--json", flags->json, "Print compare.json to stdout instead of the table");
   cmd->add_option("--out", flags->out, "Also write the machine-readable result (schema oprig-compare/1) here");
   cmd->callback([flags, exit_code] { *exit_code = run_compare(*flags); });

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "oprig/verdict.hpp"
+#include "perf/family_correction.hpp"
 #include "reports/text.hpp"
 
 namespace oprig::perf {
@@ -33,7 +34,8 @@ std::string pad_left(std::string s, size_t width) {
 }
 
 // The p-value shown: the one-sided test in the direction of the estimate.
-double p_shown(const SampleComparison& c) { return c.ratio.ratio >= 1 ? c.p_slower : c.p_faster; }
+double p_shown(const SampleComparison& c) { return c.ratio.ratio >= 1 ? c.p_slower_used : c.p_faster_used; }
+
 
 int verdict_order(ChangeVerdict v) { return v == ChangeVerdict::kNotEnoughSamples ? 1 : 0; }
 
@@ -56,7 +58,8 @@ CompareReport compare_runs(const BenchmarkFile& base, const BenchmarkFile& next,
       report.only_in_base.push_back(b.name);
       continue;
     }
-    CompareRow row{b.name, compare_samples(b.samples(options.metric), n->samples(options.metric), options.rule)};
+    CompareRow row{b.name, compare_samples(b.samples(options.metric), n->samples(options.metric), options.rule),
+                   machine_shift(b, *n, options.rule)};
     std::string errors;
     if (!b.errors.empty()) errors += std::to_string(b.errors.size()) + " failed repetitions in BASE (" + b.errors.front() + ")";
     if (!n->errors.empty()) {
@@ -72,6 +75,13 @@ CompareReport compare_runs(const BenchmarkFile& base, const BenchmarkFile& next,
   }
   for (const BenchmarkSamples& n : next.benchmarks)
     if (base.find(n.name) == nullptr) report.only_in_new.push_back(n.name);
+  if (options.family_correction) {
+    std::vector<SampleComparison*> family;
+    for (CompareRow& row : report.rows) family.push_back(&row.comparison);
+    correct_for_family(family, options.rule);
+  }
+  if (options.machine_controls)
+    for (CompareRow& row : report.rows) allow_for_machine(row.comparison, row.machine, options.rule);
   std::stable_sort(report.rows.begin(), report.rows.end(), [](const CompareRow& a, const CompareRow& b) {
     const int oa = verdict_order(a.comparison.verdict), ob = verdict_order(b.comparison.verdict);
     if (oa != ob) return oa < ob;
@@ -100,10 +110,22 @@ std::string render_compare_table(const CompareReport& report) {
   const RegressionRule& rule = report.options.rule;
   const int ci_percent = static_cast<int>(std::lround(100 * (1 - 2 * rule.alpha)));
   std::string out = "BASE " + report.base_path + "\nNEW  " + report.new_path + "\n";
-  out += "rule: REGRESSED when NEW is slower by the one-sided Mann-Whitney test at alpha " + fixed(rule.alpha, 3) +
-         " and the ratio NEW/BASE > " + fixed(1 + rule.min_effect, 3) + " (IMPROVED: faster and < " +
+  const size_t tested = report.rows.size() - report.count(ChangeVerdict::kNotEnoughSamples);
+  const std::string level = report.options.family_correction
+                                ? "at family level alpha " + fixed(rule.alpha, 3) + " (Holm over " +
+                                      std::to_string(tested) + " benchmarks: p below is adjusted)"
+                                : "at alpha " + fixed(rule.alpha, 3) + " per benchmark (no family correction)";
+  out += "rule: REGRESSED when NEW is slower than BASE x " + fixed(1 + rule.min_effect, 3) +
+         " by the one-sided Mann-Whitney test " + level + " and the ratio NEW/BASE > " + fixed(1 + rule.min_effect, 3) + " (IMPROVED: faster and < " +
          fixed(1 / (1 + rule.min_effect), 3) + "); " + time_metric_field(report.options.metric) + ", at least " +
-         std::to_string(rule.min_samples) + " repetitions per side\n\n";
+         std::to_string(rule.min_samples) + " repetitions per side\n";
+  const size_t controlled = static_cast<size_t>(std::count_if(
+      report.rows.begin(), report.rows.end(), [](const CompareRow& r) { return r.machine.measured; }));
+  if (report.options.machine_controls)
+    out += "machine: " + std::to_string(controlled) + " of " + std::to_string(report.rows.size()) +
+           " benchmarks carry bench's controls; where the machine itself was slower (faster) at the same moment, the "
+           "ratio must exceed that shift times " + fixed(1 + rule.min_effect, 3) + " (see notes)\n";
+  out += "\n";
 
   const std::vector<std::string> header = {"benchmark", "base median", "new median", "ratio",
                                            std::to_string(ci_percent) + "% CI", "p", "n", "verdict"};
@@ -169,7 +191,9 @@ nlohmann::json compare_to_json(const CompareReport& report) {
                {"min_effect", rule.min_effect},
                {"min_samples", rule.min_samples},
                {"metric", time_metric_field(report.options.metric)},
-               {"confidence", 1 - 2 * rule.alpha}};
+               {"confidence", 1 - 2 * rule.alpha},
+               {"family_correction", report.options.family_correction ? "holm" : "none"},
+               {"machine_controls", report.options.machine_controls}};
   nlohmann::json rows = nlohmann::json::array();
   for (const CompareRow& row : report.rows) {
     const SampleComparison& c = row.comparison;
@@ -187,8 +211,13 @@ nlohmann::json compare_to_json(const CompareReport& report) {
       r["p_slower"] = c.p_slower;
       r["p_faster"] = c.p_faster;
       r["p_two_sided"] = c.p_two_sided;
+      r["p_slower_margin"] = c.p_slower_margin;
+      r["p_faster_margin"] = c.p_faster_margin;
+      r["p_slower_adjusted"] = c.p_slower_used;
+      r["p_faster_adjusted"] = c.p_faster_used;
       r["p_exact"] = c.exact;
     }
+    if (row.machine.measured) r["machine"] = {{"slower", row.machine.slower}, {"faster", row.machine.faster}};
     if (!c.note.empty()) r["note"] = c.note;
     rows.push_back(std::move(r));
   }

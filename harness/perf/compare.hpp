@@ -1,5 +1,8 @@
 // `oprig compare BASE NEW`: every benchmark present in both runs is judged
-// by the regression rule (perf/regression_rule.hpp) over its repetitions;
+// by the regression rule (perf/regression_rule.hpp) over its repetitions,
+// its p-values adjusted for the number of benchmarks (Holm), and a change
+// the machine's controls measured at the same moment is not blamed on the
+// kernel (perf/machine_control.hpp);
 // benchmarks present in only one run are listed, never dropped silently.
 #pragma once
 
@@ -9,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "perf/gbench_json.hpp"
+#include "perf/machine_control.hpp"
 #include "perf/regression_rule.hpp"
 
 namespace oprig::perf {
@@ -16,11 +20,18 @@ namespace oprig::perf {
 struct CompareOptions {
   RegressionRule rule;
   TimeMetric metric = TimeMetric::kRealTime;
+  // Holm over the benchmarks compared: alpha bounds the chance that an
+  // unchanged build flags ANY benchmark. Off: alpha per benchmark.
+  bool family_correction = true;
+  // Allow for the machine's shift measured by bench's controls (off: the
+  // repetitions alone decide).
+  bool machine_controls = true;
 };
 
 struct CompareRow {
   std::string name;
   SampleComparison comparison;
+  MachineShift machine;  // from the controls bench times beside each repetition
 };
 
 struct CompareReport {

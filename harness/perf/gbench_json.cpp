@@ -91,6 +91,7 @@ BenchmarkFile parse_benchmark_json(const nlohmann::json& document, const std::fi
   std::map<std::string, size_t> index_of;
   // Repetition values with their index, sorted at the end.
   std::map<std::string, std::vector<std::tuple<long, double, double>>> repetitions;
+  std::map<std::string, std::map<std::string, std::vector<std::pair<long, double>>>> counter_reps;
   const nlohmann::json& entries = document["benchmarks"];
   for (size_t i = 0; i < entries.size(); ++i) {
     const nlohmann::json& e = entries[i];
@@ -142,6 +143,9 @@ BenchmarkFile parse_benchmark_json(const nlohmann::json& document, const std::fi
                          ? e["repetition_index"].get<long>()
                          : static_cast<long>(repetitions[name].size());
     repetitions[name].emplace_back(rep, real_ns, cpu_ns);
+    for (const auto& [key, value] : e.items())
+      if (!kStandardFields.count(key) && value.is_number())
+        counter_reps[name][key].emplace_back(rep, value.get<double>());
     if (b.counters.empty())
       for (const auto& [key, value] : e.items())
         if (!kStandardFields.count(key) && value.is_number()) b.counters[key] = value.get<double>();
@@ -153,6 +157,11 @@ BenchmarkFile parse_benchmark_json(const nlohmann::json& document, const std::fi
     for (const auto& [rep, real_ns, cpu_ns] : reps) {
       b.real_ns.push_back(real_ns);
       b.cpu_ns.push_back(cpu_ns);
+    }
+    for (auto& [key, values] : counter_reps[b.name]) {
+      std::stable_sort(values.begin(), values.end(),
+                       [](const auto& a, const auto& c) { return a.first < c.first; });
+      for (const auto& [rep, value] : values) b.counter_samples[key].push_back(value);
     }
   }
   return file;

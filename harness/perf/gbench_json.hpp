@@ -30,6 +30,9 @@ struct BenchmarkSamples {
   std::map<std::string, double> aggregates_real_ns;  // "mean", "median", ... (time aggregates)
   std::map<std::string, double> aggregates_cpu_ns;
   std::map<std::string, double> counters;         // user counters of the first repetition
+  // Every numeric user counter per repetition, by repetition_index (a counter
+  // missing from some repetition is left out for those).
+  std::map<std::string, std::vector<double>> counter_samples;
   std::vector<std::string> errors;                // error messages of repetitions that failed
   const std::vector<double>& samples(TimeMetric metric) const {
     return metric == TimeMetric::kRealTime ? real_ns : cpu_ns;

@@ -78,10 +78,26 @@ SampleComparison compare_samples(std::span<const double> base_values, std::span<
   c.exact = slower.exact;
   c.ratio = hodges_lehmann_ratio(base, next, 1 - 2 * rule.alpha);
   const double up = 1 + rule.min_effect;
-  if (c.p_slower < rule.alpha && c.ratio.ratio > up) c.verdict = ChangeVerdict::kRegressed;
-  else if (c.p_faster < rule.alpha && c.ratio.ratio < 1 / up) c.verdict = ChangeVerdict::kImproved;
-  else c.verdict = ChangeVerdict::kSame;
+  std::vector<double> base_up, base_down;
+  for (double v : base) {
+    base_up.push_back(v * up);
+    base_down.push_back(v / up);
+  }
+  c.p_slower_margin = mann_whitney_u(next, base_up, Alternative::kGreater).p_value;
+  c.p_faster_margin = mann_whitney_u(next, base_down, Alternative::kLess).p_value;
+  c.p_slower_used = c.p_slower_margin;
+  c.p_faster_used = c.p_faster_margin;
+  c.verdict = ChangeVerdict::kSame;
+  judge(c, rule);
   return c;
+}
+
+void judge(SampleComparison& c, const RegressionRule& rule) {
+  if (c.verdict == ChangeVerdict::kNotEnoughSamples) return;
+  const double up = 1 + rule.min_effect;
+  if (c.p_slower_used < rule.alpha && c.ratio.ratio > up) c.verdict = ChangeVerdict::kRegressed;
+  else if (c.p_faster_used < rule.alpha && c.ratio.ratio < 1 / up) c.verdict = ChangeVerdict::kImproved;
+  else c.verdict = ChangeVerdict::kSame;
 }
 
 }  // namespace oprig::perf

@@ -1,8 +1,12 @@
 #include "perf/report_baseline.hpp"
 
+#include <map>
 #include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
+#include "perf/family_correction.hpp"
 #include "reports/text.hpp"
 
 namespace oprig::perf {
@@ -19,20 +23,26 @@ reports::PerfBaseline compare_with_baseline(const reports::RunResults& base, con
   check_rule(rule);
   reports::PerfBaseline out;
   out.label = std::move(label);
-  out.rule = "Mann-Whitney U at alpha " + reports::format_number(rule.alpha, 3) + " and a change above " +
+  out.rule = "Mann-Whitney U at family level alpha " + reports::format_number(rule.alpha, 3) + " (Holm) and a change above " +
              reports::format_number(rule.min_effect * 100, 3) + " %, at least " + std::to_string(rule.min_samples) +
              " samples a side";
   std::map<std::string, const reports::CaseResult*> base_cases;
   for (const reports::CaseResult& c : base.cases)
     if (real_time_samples(c)) base_cases[c.id] = &c;
   std::set<std::string> timed_now;
+  std::vector<std::pair<std::string, SampleComparison>> compared;
   for (const reports::CaseResult& c : next.cases) {
     if (!real_time_samples(c)) continue;
     timed_now.insert(c.id);
     const auto it = base_cases.find(c.id);
     if (it == base_cases.end()) continue;
     const std::vector<double>& b = it->second->perf->compute_ns_samples;
-    const SampleComparison cmp = compare_samples(b, c.perf->compute_ns_samples, rule);
+    compared.emplace_back(c.id, compare_samples(b, c.perf->compute_ns_samples, rule));
+  }
+  std::vector<SampleComparison*> family;
+  for (auto& [id, cmp] : compared) family.push_back(&cmp);
+  correct_for_family(family, rule);
+  for (const auto& [id, cmp] : compared) {
     reports::BaselineRow row;
     row.verdict = std::string(change_verdict_name(cmp.verdict));
     row.ratio = cmp.ratio.ratio;
@@ -41,7 +51,7 @@ reports::PerfBaseline compare_with_baseline(const reports::RunResults& base, con
     row.base_median_ns = cmp.base_median;
     row.base_samples = cmp.base_count;
     row.note = cmp.note;
-    out.rows.emplace(c.id, std::move(row));
+    out.rows.emplace(id, std::move(row));
   }
   for (const auto& [id, c] : base_cases) out.only_in_baseline += timed_now.count(id) == 0;
   return out;

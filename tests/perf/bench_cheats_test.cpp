@@ -56,13 +56,14 @@ class BenchCheatsTest : public ::testing::Test {
     nlohmann::json row;
     std::string log;
   };
-  static Row bench(const std::string& package, const std::string& name) {
+  static Row bench(const std::string& package, const std::string& name,
+                   const std::map<std::string, std::string>& env = {}) {
     const std::filesystem::path out = dir_ / name;
     const ProcessResult r = oprig_test::run_process(
         {kOprig, "bench", "--spec", (dir_ / "atan.xml").string(), "--package", package, "--backend", "cpu", "--out",
          out.string(), "--min-time", "0.01", "--calibration", (dir_ / "calibration.json").string(), "--filter",
          "f32__262144"},
-        {}, dir_, 120);
+        env, dir_, 120);
     Row row;
     row.exit_code = r.exit_code;
     row.log = r.out + r.err;
@@ -120,6 +121,26 @@ TEST_F(BenchCheatsTest, HonestKernelIsNeitherFailedNorMistrusted) {
   EXPECT_EQ(r.row.at("message").get<std::string>().find("inputs not varied"), std::string::npos) << r.row.dump(2);
   // Every repetition is kept: 9 samples, each the mean of a repetition.
   EXPECT_EQ(r.row.at("perf").at("compute_ns_samples").size(), 9u) << r.row.dump(2);
+}
+
+// Where a buffer lands moves a memory-bound kernel's time between processes;
+// bench allocates every repetition's inputs and outputs anew so that its
+// repetitions sample that spread (op_bench.hpp). The busy kernel logs the
+// addresses it executes on: the output moves at least once per repetition.
+TEST_F(BenchCheatsTest, EveryRepetitionRunsOnNewlyAllocatedMemory) {
+  const std::filesystem::path log = dir_ / "addresses.log";
+  const Row r = bench(OPRIG_TEST_PACKAGE_BUSY, "relocated", {{"OPRIG_TEST_ADDRESS_LOG", log.string()}});
+  ASSERT_EQ(r.exit_code, 0) << r.log;
+  std::ifstream in(log);
+  std::string input, output, last_output;
+  size_t executes = 0, moves = 0;
+  while (in >> input >> output) {
+    ++executes;
+    if (!last_output.empty() && output != last_output) ++moves;
+    last_output = output;
+  }
+  ASSERT_GT(executes, 9u);
+  EXPECT_GE(moves, 9u) << executes << " executes";
 }
 
 // A kernel too slow for 9 repetitions in --max-seconds-per-benchmark: the

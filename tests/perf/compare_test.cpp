@@ -100,6 +100,35 @@ TEST(Compare, CpuTimeMetricUsesCpuTimes) {
   EXPECT_NE(render_compare_table(report).find("cpu_time"), std::string::npos);
 }
 
+TEST(Compare, PValuesAreAdjustedForTheNumberOfBenchmarks) {
+  // 8 % slower against the 5 % margin: exact one-sided p = 0.0122 (regression_rule_test.cpp),
+  // REGRESSED alone. Among 6 benchmarks Holm ranks it second: 5 * 0.0122 = 0.061, SAME; kSlower
+  // (p = 0.00282 against the margin, exact enumeration) ranks first: 6 * 0.00282, REGRESSED.
+  std::vector<double> slower8;
+  for (double v : kBase9) slower8.push_back(1.08 * v);
+  const CompareReport alone = compare_runs(run("b", {{"w", kBase9}}), run("n", {{"w", slower8}}), {});
+  EXPECT_EQ(alone.rows[0].comparison.verdict, ChangeVerdict::kRegressed);
+
+  const BenchmarkFile base =
+      run("b", {{"w", kBase9}, {"s", kBase9}, {"x", kBase9}, {"y", kBase9}, {"z", kBase9}, {"v", kBase9}});
+  const BenchmarkFile next =
+      run("n", {{"w", slower8}, {"s", kSlower}, {"x", kSame}, {"y", kSame}, {"z", kSame}, {"v", kSame}});
+  const CompareReport family = compare_runs(base, next, {});
+  ASSERT_EQ(family.rows.size(), 6u);
+  EXPECT_EQ(family.rows[0].name, "s");
+  EXPECT_EQ(family.rows[0].comparison.verdict, ChangeVerdict::kRegressed);
+  EXPECT_NEAR(family.rows[0].comparison.p_slower_used, 6 * 0.002817770464829288, 1e-12);
+  EXPECT_EQ(family.rows[1].name, "w");
+  EXPECT_EQ(family.rows[1].comparison.verdict, ChangeVerdict::kSame);
+  EXPECT_NEAR(family.rows[1].comparison.p_slower_used, 5 * 0.012217194570135747, 1e-12);
+  EXPECT_NE(render_compare_table(family).find("Holm over 6 benchmarks"), std::string::npos);
+  EXPECT_EQ(compare_to_json(family)["rule"]["family_correction"], "holm");
+
+  CompareOptions per_benchmark;
+  per_benchmark.family_correction = false;  // --correction none: alpha per benchmark
+  EXPECT_EQ(compare_runs(base, next, per_benchmark).count(ChangeVerdict::kRegressed), 2u);
+}
+
 TEST(Compare, AggregatesOnlyFilesAreExplained) {
   const nlohmann::json doc = nlohmann::json::parse(R"({"benchmarks": [
     {"name": "A_mean", "run_name": "A", "run_type": "aggregate", "aggregate_name": "mean",

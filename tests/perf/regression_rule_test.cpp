@@ -52,10 +52,29 @@ TEST(RegressionRule, SignificantButBelowTheMinimumEffectIsSame) {
   EXPECT_NEAR(c.p_slower, 0.012217194570135747, 1e-12);
   EXPECT_NEAR(c.ratio.ratio, 1.03, 1e-12);
   EXPECT_EQ(c.verdict, ChangeVerdict::kSame);
-  // A 2 % threshold catches it.
-  EXPECT_EQ(compare_samples(kBase9, slower3, RegressionRule{0.05, 0.02, 5}).verdict, ChangeVerdict::kRegressed);
-  // A stricter alpha does not.
-  EXPECT_EQ(compare_samples(kBase9, slower3, RegressionRule{0.01, 0.02, 5}).verdict, ChangeVerdict::kSame);
+  // A 2 % margin does not catch it either: the test is "slower than BASE x 1.02", and 1.03 / 1.02
+  // is a 1 % shift of repetitions that spread by 9 %.
+  const SampleComparison margin2 = compare_samples(kBase9, slower3, RegressionRule{0.05, 0.02, 5});
+  EXPECT_EQ(margin2.verdict, ChangeVerdict::kSame);
+  EXPECT_GT(margin2.p_slower_margin, 0.05);
+}
+
+TEST(RegressionRule, TheTestIsAgainstTheMargin) {
+  // 8 % slower against a 5 % margin is the 3 % case above shifted by 1.05: the same
+  // exact p = 0.0122 (scipy; and an exact enumeration of U in Python), REGRESSED.
+  const SampleComparison c = compare_samples(kBase9, scaled(kBase9, 1.08), RegressionRule{});
+  EXPECT_NEAR(c.p_slower_margin, 0.012217194570135747, 1e-12);
+  EXPECT_NEAR(c.p_slower, 0.00014397367338543808, 1e-12);  // against no change: far smaller (exact enumeration)
+  EXPECT_EQ(c.verdict, ChangeVerdict::kRegressed);
+  // A stricter alpha does not flag it.
+  EXPECT_EQ(compare_samples(kBase9, scaled(kBase9, 1.08), RegressionRule{0.01, 0.05, 5}).verdict,
+            ChangeVerdict::kSame);
+  // Tight repetitions 3 % slower against a 2 % margin: every NEW above every BASE x 1.02.
+  const std::vector<double> tight = {2.000, 2.001, 2.002, 2.003, 2.004, 2.005, 2.006, 2.007, 2.008};
+  EXPECT_EQ(compare_samples(tight, scaled(tight, 1.03), RegressionRule{0.05, 0.02, 5}).verdict,
+            ChangeVerdict::kRegressed);
+  // And faster symmetrically: BASE / 1.05 against NEW.
+  EXPECT_EQ(compare_samples(scaled(kBase9, 1.08), kBase9, RegressionRule{}).verdict, ChangeVerdict::kImproved);
 }
 
 TEST(RegressionRule, LargeButNotSignificantIsSame) {

@@ -9,6 +9,7 @@
 // a refused data type, a flipped sign of zero), on every tensor.
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -61,6 +62,18 @@ double busy_seconds() {
     return base * (1.0 + (slow ? std::atof(slow) : 0.0) / 100.0);
   }();
   return seconds;
+}
+
+// $OPRIG_TEST_ADDRESS_LOG: each execute appends its input's and output's
+// data addresses (how bench's test sees that repetitions run on new memory).
+void log_addresses(const oprig_tensor& in, const oprig_tensor& out) {
+  static std::FILE* log = [] {
+    const char* path = std::getenv("OPRIG_TEST_ADDRESS_LOG");
+    return path ? std::fopen(path, "a") : nullptr;
+  }();
+  if (log == nullptr) return;
+  std::fprintf(log, "%p %p\n", in.data, out.data);
+  std::fflush(log);
 }
 
 void spin_for(double seconds) {
@@ -187,7 +200,10 @@ oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   const size_t n = kernel->count;
   const size_t out_bytes = n * (kernel->dtype == OPRIG_DTYPE_FLOAT_32 ? 4 : 2);
   ++kernel->executes;
-  if constexpr (OPRIG_TEST_BUSY) spin_for(busy_seconds());
+  if constexpr (OPRIG_TEST_BUSY) {
+    log_addresses(inputs[0], outputs[0]);
+    spin_for(busy_seconds());
+  }
   if constexpr (kCheat == Cheat::kCacheOutput) {
     if (!kernel->cached.empty()) {
       std::memcpy(outputs[0].data, kernel->cached.data(), out_bytes);
