@@ -14,7 +14,7 @@ namespace {
 
 struct CompareFlags {
   std::string base, next;
-  double alpha = 0.05;
+  double alpha = perf::RegressionRule{}.alpha;
   double min_effect = 0.05;
   size_t min_samples = 5;
   std::string metric = "real_time";

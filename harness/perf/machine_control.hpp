@@ -3,9 +3,9 @@
 // control_compute_ns: harness/bench/machine_probe.hpp says why).
 //
 // The controls are code that never changes, so a control that is REGRESSED
-// between BASE and NEW by the regression rule (alpha per benchmark, no
-// family correction: being quick to see that the machine changed only
-// costs alarms) says the machine was that much slower while this benchmark
+// between BASE and NEW by the regression rule (at alpha 0.05 or the gate's
+// if larger, per benchmark, no family correction: being quick to see that
+// the machine changed only costs alarms) says the machine was that much slower while this benchmark
 // ran. A benchmark is then REGRESSED only when its own ratio exceeds the
 // machine's by more than the minimum effect: ratio > shift x (1 + min_effect).
 // The larger of the two controls' shifts counts (a memory-bound kernel

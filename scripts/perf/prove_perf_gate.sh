@@ -9,6 +9,7 @@
 #     microseconds) is reported within +-3 % of it.
 # Usage: prove_perf_gate.sh OPRIG BUSY_PACKAGE OPSUITE_ATAN_DIR [--quick] [--runs N] [--min-effect F]
 #        [--suite-args "--op atan --backend cpu,opencl"]   (1. on the bundled suite instead of the busy kernel)
+#        [--keep DIR]   (keep every bench run and compare table there instead of deleting them)
 # --quick (ctest): 3 runs each and a short --min-time; asserts only what 3
 # short runs on a shared machine can show: at most 1 false alarm, 10 %
 # flagged at least twice, the timer within 3 %.
@@ -18,17 +19,18 @@
 # CPUs: co-tenants' work is then the figure, not oprig's timing.
 set -euo pipefail
 
-usage() { echo "usage: $0 OPRIG BUSY_PACKAGE OPSUITE_ATAN_DIR [--quick] [--runs N] [--min-effect F] [--suite-args ARGS]" >&2; exit 2; }
+usage() { echo "usage: $0 OPRIG BUSY_PACKAGE OPSUITE_ATAN_DIR [--quick] [--runs N] [--min-effect F] [--suite-args ARGS] [--keep DIR]" >&2; exit 2; }
 [[ $# -ge 3 ]] || usage
 OPRIG=$1 BUSY=$2 ATAN=$3
 shift 3
-QUICK=0 RUNS=20 MIN_EFFECT=0.05 SMALL_EFFECT=0.02 SUITE_ARGS="" MIN_TIME=0.1 BUSY_US=2000
+QUICK=0 RUNS=20 MIN_EFFECT=0.05 SMALL_EFFECT=0.02 SUITE_ARGS="" MIN_TIME=0.1 BUSY_US=2000 KEEP=""
 while [[ $# -gt 0 ]]; do
   case $1 in
     --quick) QUICK=1; RUNS=3; MIN_TIME=0.02 ;;
     --runs) RUNS=$2; shift ;;
     --min-effect) MIN_EFFECT=$2; shift ;;
     --suite-args) SUITE_ARGS=$2; shift ;;
+    --keep) KEEP=$2; shift ;;
     *) usage ;;
   esac
   shift
@@ -41,8 +43,14 @@ if [[ $QUICK -eq 1 ]] && python3 -c "import sys; sys.exit(0 if $load1 > $(nproc)
   exit 77
 fi
 
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/oprig_perf_proof.XXXXXX")
-trap 'rm -rf "$WORK"' EXIT
+if [[ -n $KEEP ]]; then
+  [[ -e $KEEP ]] && { echo "$0: --keep $KEEP exists; give a new folder" >&2; exit 2; }
+  mkdir -p "$KEEP"
+  WORK=$KEEP
+else
+  WORK=$(mktemp -d "${TMPDIR:-/tmp}/oprig_perf_proof.XXXXXX")
+  trap 'rm -rf "$WORK"' EXIT
+fi
 # Atan with one small bench shape: the busy loop is the kernel's cost.
 cp "$ATAN/atan.xml" "$WORK/atan.xml"
 python3 - "$ATAN/plan.json" "$WORK/plan.json" <<'PY'

@@ -37,7 +37,7 @@ TEST(ReportBaseline, JudgesEachCaseTimedInBothAndCountsTheRest) {
   next.cases = {timed("a__cpu", "cpu", around(1000)), timed("b__cpu", "cpu", around(1500)),
                 timed("c__cpu", "cpu", around(500)), timed("new__cpu", "cpu", around(1000)),
                 timed("few__cpu", "cpu", around(1000))};
-  const reports::PerfBaseline b = compare_with_baseline(base, next, RegressionRule{}, "base/");
+  const reports::PerfBaseline b = compare_with_baseline(base, next, RegressionRule{0.05, 0.05, 5}, "base/");
   ASSERT_EQ(b.rows.size(), 4u);  // a, b, c and few: 'new' has no baseline, 'gone' no new run
   EXPECT_EQ(b.rows.at("a__cpu").verdict, "SAME");
   EXPECT_EQ(b.rows.at("b__cpu").verdict, "REGRESSED");
@@ -56,10 +56,10 @@ TEST(ReportBaseline, SimulatedDspTimeIsNeverCompared) {
   reports::RunResults base, next;
   base.cases = {timed("atan__u8__dsp", "dsp", around(1000), /*device_timer=*/true)};
   next.cases = {timed("atan__u8__dsp", "dsp", around(3000), /*device_timer=*/true)};
-  EXPECT_TRUE(compare_with_baseline(base, next, RegressionRule{}, "base").rows.empty());
+  EXPECT_TRUE(compare_with_baseline(base, next, RegressionRule{0.05, 0.05, 5}, "base").rows.empty());
   // bench times the simulator with the host clock (device_timer false): that is real time.
   base.cases[0].perf->device_timer = next.cases[0].perf->device_timer = false;
-  EXPECT_EQ(compare_with_baseline(base, next, RegressionRule{}, "base").rows.at("atan__u8__dsp").verdict, "REGRESSED");
+  EXPECT_EQ(compare_with_baseline(base, next, RegressionRule{0.05, 0.05, 5}, "base").rows.at("atan__u8__dsp").verdict, "REGRESSED");
 }
 
 TEST(ReportBaseline, AMissingBaselineNamesTheFile) {
