@@ -19,7 +19,7 @@ struct CompareFlags {
   size_t min_samples = 5;
   std::string metric = "real_time";
   std::string correction = "holm";
-  bool ignore_machine = false;
+  bool machine_controls = false;
   bool json = false;
   std::string out;
 };
@@ -29,7 +29,7 @@ int run_compare(const CompareFlags& flags) {
   options.rule = {flags.alpha, flags.min_effect, flags.min_samples};
   options.metric = flags.metric == "cpu_time" ? perf::TimeMetric::kCpuTime : perf::TimeMetric::kRealTime;
   options.family_correction = flags.correction == "holm";
-  options.machine_controls = !flags.ignore_machine;
+  options.machine_controls = flags.machine_controls;
   perf::CompareReport report;
   try {
     perf::check_rule(options.rule);
@@ -76,9 +76,9 @@ void add_compare_command(CLI::App& root, int* exit_code) {
       "repetitions. The p-values are adjusted for the number of benchmarks compared (Holm), so alpha is the\n"
       "chance that an unchanged build flags any benchmark at all, not each one (--correction none: per\n"
       "benchmark). `oprig bench` times two fixed workloads (a memory copy, a dependent arithmetic chain)\n"
-      "before every repetition; when one of them is itself significantly slower in NEW, the machine was\n"
-      "slower at that moment, and the benchmark is REGRESSED only if its ratio exceeds that shift times\n"
-      "1 + min-effect (said in the notes; --ignore-machine-controls: the repetitions alone decide). Benchmarks found in only one run are listed. Aggregates (mean, median, ...) are not used.\n"
+      "before every repetition; with --machine-controls, when one of them is itself significantly slower in\n"
+      "NEW, the benchmark is REGRESSED only if its ratio exceeds that shift times 1 + min-effect (off by\n"
+      "default: a control that differs from the kernel's bottleneck hides real regressions). Benchmarks found in only one run are listed. Aggregates (mean, median, ...) are not used.\n"
       "Exit codes: 0 nothing regressed; 1 at least one benchmark REGRESSED; 2 bad input: a file unreadable or\n"
       "not Google Benchmark JSON, an option out of range, no benchmark in both runs (mismatched), or none in\n"
       "both with enough repetitions.");
@@ -99,8 +99,8 @@ void add_compare_command(CLI::App& root, int* exit_code) {
                   "holm: alpha bounds the chance of any false alarm over all benchmarks; none: alpha per benchmark")
       ->check(CLI::IsMember({"holm", "none"}))
       ->capture_default_str();
-  cmd->add_flag("--ignore-machine-controls", flags->ignore_machine,
-               "Judge the repetitions alone, without allowing for the machine's shift measured by bench's controls");
+  cmd->add_flag("--machine-controls", flags->machine_controls,
+               "Allow for the machine's shift measured by bench's controls (experimental: can hide real regressions)");
   cmd->add_flag("--json", flags->json, "Print compare.json to stdout instead of the table");
   cmd->add_option("--out", flags->out, "Also write the machine-readable result (schema oprig-compare/1) here");
   cmd->callback([flags, exit_code] { *exit_code = run_compare(*flags); });

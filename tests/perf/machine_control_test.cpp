@@ -18,6 +18,13 @@ std::vector<double> scaled(const std::vector<double>& v, double factor) {
   return out;
 }
 
+// With the controls on (--machine-controls; off by default).
+const CompareOptions kControls = [] {
+  CompareOptions o;
+  o.machine_controls = true;
+  return o;
+}();
+
 const std::vector<double> kTimes = {4.91, 5.02, 4.87, 5.10, 4.95, 4.99, 5.01, 4.90, 5.05};
 const std::vector<double> kCopy = {10.1, 10.3, 10.0, 10.2, 10.4, 10.1, 10.2, 10.0, 10.3};
 const std::vector<double> kChain = {1.00, 1.01, 1.00, 1.02, 1.01, 1.00, 1.01, 1.02, 1.00};
@@ -48,7 +55,7 @@ TEST(MachineControl, SlowdownTheMachineAlsoHadIsNotBlamedOnTheKernel) {
   // The copy control and the kernel both 1.8x slower: a spell of the machine.
   const std::vector<double> copy_slow = scaled(kCopy, 1.8);
   const CompareReport report = compare_runs(run("b", kTimes, &kCopy, &kChain),
-                                            run("n", scaled(kTimes, 1.8), &copy_slow, &kChain), {});
+                                            run("n", scaled(kTimes, 1.8), &copy_slow, &kChain), kControls);
   ASSERT_EQ(report.rows.size(), 1u);
   const CompareRow& row = report.rows[0];
   EXPECT_EQ(row.comparison.verdict, ChangeVerdict::kSame) << row.comparison.note;
@@ -57,8 +64,7 @@ TEST(MachineControl, SlowdownTheMachineAlsoHadIsNotBlamedOnTheKernel) {
   EXPECT_NE(row.comparison.note.find("not blamed on the kernel"), std::string::npos) << row.comparison.note;
   EXPECT_EQ(compare_exit_code(report), 0);
 
-  CompareOptions raw;
-  raw.machine_controls = false;  // --ignore-machine-controls
+  CompareOptions raw;  // the default: the repetitions alone decide
   EXPECT_EQ(compare_runs(run("b", kTimes, &kCopy, &kChain), run("n", scaled(kTimes, 1.8), &copy_slow, &kChain), raw)
                 .rows[0]
                 .comparison.verdict,
@@ -69,7 +75,7 @@ TEST(MachineControl, SlowdownBeyondTheMachinesIsRegressed) {
   // The machine 1.2x slower, the kernel 1.4x: 1.4 > 1.2 * 1.05.
   const std::vector<double> chain_slow = scaled(kChain, 1.2);
   const CompareReport report = compare_runs(run("b", kTimes, &kCopy, &kChain),
-                                            run("n", scaled(kTimes, 1.4), &kCopy, &chain_slow), {});
+                                            run("n", scaled(kTimes, 1.4), &kCopy, &chain_slow), kControls);
   const CompareRow& row = report.rows[0];
   EXPECT_EQ(row.comparison.verdict, ChangeVerdict::kRegressed);
   EXPECT_NEAR(row.machine.slower, 1.2, 1e-9);
@@ -81,7 +87,7 @@ TEST(MachineControl, SlowdownBeyondTheMachinesIsRegressed) {
 TEST(MachineControl, UnchangedMachineLeavesTheRuleAsItWas) {
   // Controls equal on both sides: a 10 % slowdown is REGRESSED as without controls.
   const CompareReport report =
-      compare_runs(run("b", kTimes, &kCopy, &kChain), run("n", scaled(kTimes, 1.1), &kCopy, &kChain), {});
+      compare_runs(run("b", kTimes, &kCopy, &kChain), run("n", scaled(kTimes, 1.1), &kCopy, &kChain), kControls);
   EXPECT_TRUE(report.rows[0].machine.measured);
   EXPECT_EQ(report.rows[0].machine.slower, 1);
   EXPECT_EQ(report.rows[0].comparison.verdict, ChangeVerdict::kRegressed);
@@ -89,7 +95,7 @@ TEST(MachineControl, UnchangedMachineLeavesTheRuleAsItWas) {
 
 TEST(MachineControl, FilesWithoutControlsAreJudgedAsBefore) {
   const CompareReport report =
-      compare_runs(run("b", kTimes, nullptr, nullptr), run("n", scaled(kTimes, 1.8), nullptr, nullptr), {});
+      compare_runs(run("b", kTimes, nullptr, nullptr), run("n", scaled(kTimes, 1.8), nullptr, nullptr), kControls);
   EXPECT_FALSE(report.rows[0].machine.measured);
   EXPECT_EQ(report.rows[0].comparison.verdict, ChangeVerdict::kRegressed);
 }
@@ -97,7 +103,7 @@ TEST(MachineControl, FilesWithoutControlsAreJudgedAsBefore) {
 TEST(MachineControl, ImprovementTheMachineAlsoHadIsNotCredited) {
   const std::vector<double> copy_fast = scaled(kCopy, 0.6);
   const CompareReport report =
-      compare_runs(run("b", kTimes, &kCopy, &kChain), run("n", scaled(kTimes, 0.6), &copy_fast, &kChain), {});
+      compare_runs(run("b", kTimes, &kCopy, &kChain), run("n", scaled(kTimes, 0.6), &copy_fast, &kChain), kControls);
   EXPECT_EQ(report.rows[0].comparison.verdict, ChangeVerdict::kSame);
   EXPECT_NEAR(report.rows[0].machine.faster, 0.6, 1e-9);
 }
