@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstring>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "bench/bench_kernel.hpp"
@@ -123,7 +124,8 @@ BenchRun run_benchmarks(const Suite& suite, const Selection& selection, const Be
   std::vector<std::pair<Fixture*, size_t>> fixture_results;
   std::vector<std::string> skipped;
   Fixture* current = nullptr;  // the benchmark libbenchmark runs now
-  MachineProbe probe;
+  std::optional<MachineProbe> probe;  // its 64 MiB only when asked for
+  if (options.machine_controls) probe.emplace();
 
   // First pass: every case gets its result slot, so the benchmark functions
   // can fill theirs while libbenchmark runs; cases with no backend or no
@@ -266,11 +268,12 @@ BenchRun run_benchmarks(const Suite& suite, const Selection& selection, const Be
       if (fp->spent_s > options.max_seconds_per_benchmark)
         return stop("skipped: --max-seconds-per-benchmark " + fixed(options.max_seconds_per_benchmark, 0) +
                     " s ran out");
-      // The machine's state at this moment (bench/machine_probe.hpp), beside
-      // the repetition; then fresh memory (BenchKernel::relocate) and one
-      // untimed execute: it touches the new pages, and the probe and the
-      // previous benchmark left their data in the caches.
-      const ProbeSample control = probe.measure();
+      // With --machine-controls, the machine's state at this moment
+      // (bench/machine_probe.hpp) beside the repetition; then fresh memory
+      // (BenchKernel::relocate) and one untimed execute: it touches the new
+      // pages, and the probe and the previous benchmark left their data in
+      // the caches.
+      const ProbeSample control = probe ? probe->measure() : ProbeSample{};
       k.relocate();
       k.execute(0);
       double timed_ns = 0, wall_ns = 0, cycles = 0;

@@ -44,6 +44,9 @@ struct BenchOptions {
   // Repetitions of all benchmarks in one random order (libbenchmark's random
   // interleaving): every fixture stays set up until the end.
   bool interleave = false;
+  // Time bench/machine_probe.hpp's two workloads before every repetition
+  // (counters for `oprig compare --machine-controls`); about 10 ms a call.
+  bool machine_controls = false;
   WarmupRule warmup;
   // This machine's calibrated peaks by backend name ("cpu", ...); a backend
   // without an entry gets no roofline check.

@@ -30,6 +30,7 @@ struct BenchFlags {
   double max_seconds = 270;
   double max_seconds_per_benchmark = 20;
   bool interleave = false;
+  bool machine_controls = false;
   std::string calibration;
   std::string filter;
   std::string baseline;
@@ -82,6 +83,10 @@ void add_bench_command(CLI::App& root, int* exit_code) {
                "interleaving) instead of each benchmark's back to back: noise that lasts seconds then spreads over "
                "every benchmark instead of shifting a few. Keeps every benchmark's buffers until the end: pick ops "
                "(for the nightly gate, use it on both sides of `oprig compare`)");
+  cmd->add_flag("--machine-controls", flags->machine_controls,
+               "Time a 32 MiB memory copy and a dependent arithmetic chain before every repetition and write them "
+               "beside it (counters control_copy_ns, control_compute_ns), for `oprig compare --machine-controls`; "
+               "costs about 10 ms per libbenchmark call");
   cmd->add_option("--calibration", flags->calibration,
                   "oprig calibrate's file: rows faster than its roofline are MISTRUSTED timings");
   cmd->add_option("--baseline", flags->baseline,
@@ -112,6 +117,7 @@ void add_bench_command(CLI::App& root, int* exit_code) {
     options.max_seconds = flags->max_seconds;
     options.max_seconds_per_benchmark = flags->max_seconds_per_benchmark;
     options.interleave = flags->interleave;
+    options.machine_controls = flags->machine_controls;
     options.filter = flags->filter;
     if (const std::string bad = harness::check_bench_options(options); !bad.empty()) throw harness::InputError(bad);
     const harness::Selection selection = to_selection(flags->selection);

@@ -3,10 +3,12 @@
 #include <iostream>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "oprig/verdict.hpp"
 #include "perf/compare.hpp"
 #include "perf/perf_error.hpp"
+#include "perf/rerun_confirmation.hpp"
 #include "reports/atomic_file.hpp"
 
 namespace oprig::cli {
@@ -22,6 +24,8 @@ struct CompareFlags {
   bool machine_controls = false;
   bool json = false;
   std::string out;
+  std::vector<std::string> reruns;
+  std::string rerun_filter_out;
 };
 
 int run_compare(const CompareFlags& flags) {
@@ -36,6 +40,9 @@ int run_compare(const CompareFlags& flags) {
     const perf::BenchmarkFile base = perf::read_benchmark_file(flags.base);
     const perf::BenchmarkFile next = perf::read_benchmark_file(flags.next);
     report = perf::compare_runs(base, next, options);
+    std::vector<perf::BenchmarkFile> reruns;
+    for (const std::string& path : flags.reruns) reruns.push_back(perf::read_benchmark_file(path));
+    if (!reruns.empty()) perf::confirm_regressions(report, base, reruns);
   } catch (const perf::PerfInputError& e) {
     std::cerr << "oprig compare: " << e.what() << "\n";
     return kExitBadInput;
@@ -46,13 +53,13 @@ int run_compare(const CompareFlags& flags) {
   const nlohmann::json json = perf::compare_to_json(report);
   if (flags.json) std::cout << json.dump(2) << "\n";
   else std::cout << perf::render_compare_table(report);
-  if (!flags.out.empty()) {
-    try {
-      reports::write_file_atomically(flags.out, json.dump(2) + "\n");
-    } catch (const reports::ReportWriteError& e) {
-      std::cerr << "oprig compare: " << e.what() << "\n";
-      return kExitBadInput;
-    }
+  try {
+    if (!flags.out.empty()) reports::write_file_atomically(flags.out, json.dump(2) + "\n");
+    if (!flags.rerun_filter_out.empty())
+      reports::write_file_atomically(flags.rerun_filter_out, perf::rerun_filter(report) + "\n");
+  } catch (const reports::ReportWriteError& e) {
+    std::cerr << "oprig compare: " << e.what() << "\n";
+    return kExitBadInput;
   }
   const std::string reason = perf::mismatch_reason(report);
   if (!reason.empty()) std::cerr << "oprig compare: " << reason << "\n";
@@ -79,6 +86,11 @@ void add_compare_command(CLI::App& root, int* exit_code) {
       "before every repetition; with --machine-controls, when one of them is itself significantly slower in\n"
       "NEW, the benchmark is REGRESSED only if its ratio exceeds that shift times 1 + min-effect (off by\n"
       "default: a control that differs from the kernel's bottleneck hides real regressions). Benchmarks found in only one run are listed. Aggregates (mean, median, ...) are not used.\n"
+      "A regression must survive a rerun: with --confirm RERUN (the flagged benchmarks timed again in a new\n"
+      "process: bench --filter \"$(cat FILE)\" after --rerun-filter FILE), a benchmark REGRESSED in NEW stands\n"
+      "only if every rerun that re-timed it finds it REGRESSED against BASE too (its p multiplied by the number\n"
+      "of benchmarks tested); one no rerun re-timed stands. A machine spell of minutes slows every repetition\n"
+      "of a run like a regression does, but does not come back. scripts/perf/nightly_gate.sh does it all.\n"
       "Exit codes: 0 nothing regressed; 1 at least one benchmark REGRESSED; 2 bad input: a file unreadable or\n"
       "not Google Benchmark JSON, an option out of range, no benchmark in both runs (mismatched), or none in\n"
       "both with enough repetitions.");
@@ -101,6 +113,11 @@ void add_compare_command(CLI::App& root, int* exit_code) {
       ->capture_default_str();
   cmd->add_flag("--machine-controls", flags->machine_controls,
                "Allow for the machine's shift measured by bench's controls (experimental: can hide real regressions)");
+  cmd->add_option("--confirm", flags->reruns,
+                  "A rerun of NEW's flagged benchmarks (JSON file or bench folder; repeatable): a regression stands "
+                  "only if every rerun that re-timed it confirms it");
+  cmd->add_option("--rerun-filter", flags->rerun_filter_out,
+                  "Write a regex of the REGRESSED benchmarks here (one line, empty when none), for bench --filter");
   cmd->add_flag("--json", flags->json, "Print compare.json to stdout instead of the table");
   cmd->add_option("--out", flags->out, "Also write the machine-readable result (schema oprig-compare/1) here");
   cmd->callback([flags, exit_code] { *exit_code = run_compare(*flags); });

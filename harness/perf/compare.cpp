@@ -46,6 +46,16 @@ size_t CompareReport::count(ChangeVerdict verdict) const {
                                            [verdict](const CompareRow& r) { return r.comparison.verdict == verdict; }));
 }
 
+bool CompareRow::unconfirmed() const {
+  return comparison.verdict != ChangeVerdict::kRegressed &&
+         std::any_of(reruns.begin(), reruns.end(), [](const RerunCheck& c) { return c.retimed; });
+}
+
+size_t CompareReport::unconfirmed() const {
+  return static_cast<size_t>(
+      std::count_if(rows.begin(), rows.end(), [](const CompareRow& r) { return r.unconfirmed(); }));
+}
+
 CompareReport compare_runs(const BenchmarkFile& base, const BenchmarkFile& next, const CompareOptions& options) {
   check_rule(options.rule);
   CompareReport report;
@@ -58,8 +68,8 @@ CompareReport compare_runs(const BenchmarkFile& base, const BenchmarkFile& next,
       report.only_in_base.push_back(b.name);
       continue;
     }
-    CompareRow row{b.name, compare_samples(b.samples(options.metric), n->samples(options.metric), options.rule),
-                   machine_shift(b, *n, options.rule)};
+    CompareRow row{b.name, compare_samples(b.samples(options.metric), n->samples(options.metric), options.rule), {}};
+    if (options.machine_controls) row.machine = machine_shift(b, *n, options.rule);
     std::string errors;
     if (!b.errors.empty()) errors += std::to_string(b.errors.size()) + " failed repetitions in BASE (" + b.errors.front() + ")";
     if (!n->errors.empty()) {
@@ -108,7 +118,12 @@ int compare_exit_code(const CompareReport& report) {
 
 std::string render_compare_table(const CompareReport& report) {
   const RegressionRule& rule = report.options.rule;
-  const int ci_percent = static_cast<int>(std::lround(100 * (1 - 2 * rule.alpha)));
+  // 99.8 at alpha 0.001: rounded to a whole percent it would read "100% CI".
+  const double ci_level = 100 * (1 - 2 * rule.alpha);
+  int ci_decimals = 0;
+  while (ci_decimals < 3 && std::fabs(ci_level * std::pow(10, ci_decimals) - std::round(ci_level * std::pow(10, ci_decimals))) > 1e-6)
+    ++ci_decimals;
+  const std::string ci_percent = fixed(ci_level, ci_decimals);
   std::string out = "BASE " + report.base_path + "\nNEW  " + report.new_path + "\n";
   const size_t tested = report.rows.size() - report.count(ChangeVerdict::kNotEnoughSamples);
   const std::string level = report.options.family_correction
@@ -125,10 +140,17 @@ std::string render_compare_table(const CompareReport& report) {
     out += "machine: " + std::to_string(controlled) + " of " + std::to_string(report.rows.size()) +
            " benchmarks carry bench's controls; where the machine itself was slower (faster) at the same moment, the "
            "ratio must exceed that shift times " + fixed(1 + rule.min_effect, 3) + " (see notes)\n";
+  if (!report.rerun_paths.empty()) {
+    out += "confirm: a benchmark REGRESSED in NEW stands only if it is REGRESSED again in every rerun that re-timed "
+           "it (" + (report.options.family_correction ? "p multiplied by the " + std::to_string(tested) + " benchmarks tested"
+                                                       : std::string("p per benchmark")) + "):";
+    for (const std::string& p : report.rerun_paths) out += " " + p;
+    out += "\n";
+  }
   out += "\n";
 
   const std::vector<std::string> header = {"benchmark", "base median", "new median", "ratio",
-                                           std::to_string(ci_percent) + "% CI", "p", "n", "verdict"};
+                                           ci_percent + "% CI", "p", "n", "verdict"};
   std::vector<std::vector<std::string>> cells;
   for (const CompareRow& row : report.rows) {
     const SampleComparison& c = row.comparison;
@@ -140,7 +162,8 @@ std::string render_compare_table(const CompareReport& report) {
                      tested ? "[" + fixed(c.ratio.low, 3) + ", " + fixed(c.ratio.high, 3) + "]" : "-",
                      tested ? p_text(p_shown(c)) : "-",
                      std::to_string(c.base_count) + "/" + std::to_string(c.new_count),
-                     std::string(change_verdict_name(c.verdict))});
+                     row.unconfirmed() ? "SAME (NEW's REGRESSED not confirmed)"
+                                       : std::string(change_verdict_name(c.verdict))});
   }
   std::vector<size_t> width(header.size());
   for (size_t k = 0; k < header.size(); ++k) {
@@ -176,6 +199,8 @@ std::string render_compare_table(const CompareReport& report) {
          std::to_string(report.count(ChangeVerdict::kImproved)) + " IMPROVED, " +
          std::to_string(report.count(ChangeVerdict::kSame)) + " SAME, " +
          std::to_string(report.count(ChangeVerdict::kNotEnoughSamples)) + " NOT_ENOUGH_SAMPLES";
+  if (!report.rerun_paths.empty())
+    out += " (" + std::to_string(report.unconfirmed()) + " REGRESSED in NEW not confirmed by the rerun)";
   const std::string reason = mismatch_reason(report);
   out += " -> exit " + std::to_string(compare_exit_code(report)) + (reason.empty() ? "" : " (" + reason + ")") + "\n";
   return out;
@@ -217,6 +242,21 @@ nlohmann::json compare_to_json(const CompareReport& report) {
       r["p_faster_adjusted"] = c.p_faster_used;
       r["p_exact"] = c.exact;
     }
+    if (!row.reruns.empty()) {
+      nlohmann::json checks = nlohmann::json::array();
+      for (const RerunCheck& check : row.reruns) {
+        nlohmann::json cj = {{"path", check.path}, {"retimed", check.retimed}};
+        if (check.retimed)
+          cj.update({{"verdict", change_verdict_name(check.comparison.verdict)},
+                     {"ratio", check.comparison.ratio.ratio},
+                     {"new_median_ns", check.comparison.new_median},
+                     {"p_slower_margin", check.comparison.p_slower_margin},
+                     {"p_slower_adjusted", check.comparison.p_slower_used}});
+        checks.push_back(std::move(cj));
+      }
+      r["reruns"] = std::move(checks);
+      r["confirmed"] = !row.unconfirmed();
+    }
     if (row.machine.measured) r["machine"] = {{"slower", row.machine.slower}, {"faster", row.machine.faster}};
     if (!c.note.empty()) r["note"] = c.note;
     rows.push_back(std::move(r));
@@ -227,7 +267,9 @@ nlohmann::json compare_to_json(const CompareReport& report) {
   j["summary"] = {{"regressed", report.count(ChangeVerdict::kRegressed)},
                   {"improved", report.count(ChangeVerdict::kImproved)},
                   {"same", report.count(ChangeVerdict::kSame)},
-                  {"not_enough_samples", report.count(ChangeVerdict::kNotEnoughSamples)}};
+                  {"not_enough_samples", report.count(ChangeVerdict::kNotEnoughSamples)},
+                  {"not_confirmed", report.unconfirmed()}};
+  j["reruns"] = report.rerun_paths;
   j["exit_code"] = compare_exit_code(report);
   const std::string reason = mismatch_reason(report);
   if (!reason.empty()) j["error"] = reason;

@@ -29,10 +29,22 @@ struct CompareOptions {
   bool machine_controls = false;
 };
 
+// What one rerun said about a benchmark that NEW flagged
+// (perf/rerun_confirmation.hpp).
+struct RerunCheck {
+  std::string path;           // the rerun's file
+  bool retimed = false;       // the rerun timed it with enough repetitions
+  SampleComparison comparison;  // BASE against the rerun, p adjusted over the first family
+};
+
 struct CompareRow {
   std::string name;
   SampleComparison comparison;
-  MachineShift machine;  // from the controls bench times beside each repetition
+  MachineShift machine;  // from the controls bench times beside each repetition (--machine-controls)
+  // Filled for benchmarks NEW flagged as REGRESSED when reruns were given:
+  // the verdict stays REGRESSED only when every rerun that re-timed it agrees.
+  std::vector<RerunCheck> reruns;
+  bool unconfirmed() const;  // NEW flagged it and a rerun cleared it
 };
 
 struct CompareReport {
@@ -40,7 +52,9 @@ struct CompareReport {
   CompareOptions options;
   std::vector<CompareRow> rows;  // worst first: by ratio, descending; NOT_ENOUGH_SAMPLES last
   std::vector<std::string> only_in_base, only_in_new;
+  std::vector<std::string> rerun_paths;  // --confirm files, in order
   size_t count(ChangeVerdict verdict) const;
+  size_t unconfirmed() const;
 };
 
 CompareReport compare_runs(const BenchmarkFile& base, const BenchmarkFile& next, const CompareOptions& options);

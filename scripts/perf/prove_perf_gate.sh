@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # The proof that the nightly perf gate can be trusted (issue 10), on this machine:
-#  1. false alarms: N runs of an unchanged build, each compared against the
-#     first with `oprig compare`; every exit 1 is a false regression alarm;
+#  1. false alarms: N runs of an unchanged build, each judged against the
+#     first by the nightly gate (scripts/perf/nightly_gate.sh: oprig
+#     compare, and a rerun of what it flags, which must flag it again);
+#     every exit 1 is a false regression alarm;
 #  2. detection: a slowdown planted in a kernel (the busy test package:
-#     $OPRIG_TEST_SLOWDOWN_PERCENT more busy loop) compared against
-#     unchanged runs: how often 10 % and 3 % are flagged;
+#     $OPRIG_TEST_SLOWDOWN_PERCENT more busy loop) judged by the same gate
+#     against an unchanged run: how often 10 % and 3 % are flagged;
 #  3. timer sanity: a kernel of known cost (a busy loop of $BUSY_US
 #     microseconds) is reported within +-3 % of it.
 # Usage: prove_perf_gate.sh OPRIG BUSY_PACKAGE OPSUITE_ATAN_DIR [--quick] [--runs N] [--min-effect F]
@@ -70,29 +72,44 @@ suite_bench() {  # OUT
   "$OPRIG" bench $SUITE_ARGS --min-time "$MIN_TIME" --out "$1" >"$1.log" 2>&1 || {
     echo "$0: bench failed, see $1.log" >&2; tail -20 "$1.log" >&2; exit 1; }
 }
-regressed() {  # BASE NEW EFFECT -> 0 when compare flags a regression
-  local rc=0
-  "$OPRIG" compare "$1" "$2" --min-effect "$3" >"$2.compare.txt" 2>&1 || rc=$?
-  [[ $rc -eq 2 ]] && { echo "$0: compare failed:" >&2; cat "$2.compare.txt" >&2; exit 1; }
+GATE=$(dirname "$0")/nightly_gate.sh
+first_flags=0  # comparisons that compare alone flagged, before the rerun
+gate() {  # BASE NEW EFFECT BENCH_ARGS... -> 0 when the gate fails on a (confirmed) regression
+  local base=$1 out=$2 effect=$3 rc=0
+  shift 3
+  bash "$GATE" "$OPRIG" "$base" "$out" --min-effect "$effect" -- "$@" \
+    >"$out.gate.txt" 2>&1 || rc=$?
+  [[ $rc -eq 0 || $rc -eq 1 ]] || { echo "$0: the gate failed ($rc):" >&2; tail -20 "$out.gate.txt" >&2; exit 1; }
+  [[ -e $out/gate/rerun-1 ]] && first_flags=$((first_flags + 1))
   [[ $rc -eq 1 ]]
 }
+busy_args() { echo --spec "$WORK/atan.xml" --package "$BUSY" --backend cpu --filter f32__1024 --min-time "$MIN_TIME"; }
 
 # 1. False alarms.
 false_alarms=0
-for i in $(seq 0 "$RUNS"); do
-  if [[ -n $SUITE_ARGS ]]; then suite_bench "$WORK/same$i"; else busy_bench "$WORK/same$i" 0; fi
-  if [[ $i -gt 0 ]] && regressed "$WORK/same0" "$WORK/same$i" "$MIN_EFFECT"; then false_alarms=$((false_alarms + 1)); fi
+if [[ -n $SUITE_ARGS ]]; then suite_bench "$WORK/same0"; else busy_bench "$WORK/same0" 0; fi
+for i in $(seq 1 "$RUNS"); do
+  # shellcheck disable=SC2086,SC2046
+  if [[ -n $SUITE_ARGS ]]; then
+    gate "$WORK/same0" "$WORK/same$i" "$MIN_EFFECT" $SUITE_ARGS --min-time "$MIN_TIME" && false_alarms=$((false_alarms + 1))
+  else
+    OPRIG_TEST_BUSY_US=$BUSY_US OPRIG_TEST_SLOWDOWN_PERCENT=0 gate "$WORK/same0" "$WORK/same$i" "$MIN_EFFECT" \
+      $(busy_args) && false_alarms=$((false_alarms + 1))
+  fi
 done
+same_first_flags=$first_flags
 [[ -n $SUITE_ARGS ]] && busy_bench "$WORK/busy0" 0 || cp -r "$WORK/same0" "$WORK/busy0"
 
 # 2. Detection of planted slowdowns, each run against the unchanged first run.
 flag10=0 flag3=0
 for i in $(seq 1 "$RUNS"); do
-  busy_bench "$WORK/slow10_$i" 10
-  if regressed "$WORK/busy0" "$WORK/slow10_$i" "$MIN_EFFECT"; then flag10=$((flag10 + 1)); fi
+  # shellcheck disable=SC2046
+  OPRIG_TEST_BUSY_US=$BUSY_US OPRIG_TEST_SLOWDOWN_PERCENT=10 gate "$WORK/busy0" "$WORK/slow10_$i" "$MIN_EFFECT" \
+    $(busy_args) && flag10=$((flag10 + 1))
   if [[ $QUICK -eq 0 ]]; then
-    busy_bench "$WORK/slow3_$i" 3
-    if regressed "$WORK/busy0" "$WORK/slow3_$i" "$SMALL_EFFECT"; then flag3=$((flag3 + 1)); fi
+    # shellcheck disable=SC2046
+    OPRIG_TEST_BUSY_US=$BUSY_US OPRIG_TEST_SLOWDOWN_PERCENT=3 gate "$WORK/busy0" "$WORK/slow3_$i" "$SMALL_EFFECT" \
+      $(busy_args) && flag3=$((flag3 + 1))
   fi
 done
 
@@ -108,7 +125,7 @@ PY
 
 load=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "perf gate proof ($([[ $QUICK -eq 1 ]] && echo quick || echo full) mode), load average $load, $(nproc) CPUs"
-echo "1. unchanged build, $RUNS runs against the first (${SUITE_ARGS:-busy kernel}, --min-effect $MIN_EFFECT): $false_alarms false regression alarm(s)"
+echo "1. unchanged build, $RUNS runs against the first (${SUITE_ARGS:-busy kernel}, --min-effect $MIN_EFFECT): $false_alarms false regression alarm(s) ($same_first_flags flagged by compare before the rerun)"
 echo "2. planted 10 % slowdown (--min-effect $MIN_EFFECT): flagged in $flag10 of $RUNS runs"
 [[ $QUICK -eq 0 ]] && echo "   planted 3 % slowdown (--min-effect $SMALL_EFFECT): flagged in $flag3 of $RUNS runs"
 read -r timer_median timer_min <<<"$timer"

@@ -219,6 +219,31 @@ TEST_F(BenchCheatsTest, InterleavedRepetitionsAreAllKeptAndChecked) {
   EXPECT_EQ(timed, repetitions.size());
 }
 
+// The machine controls cost about 10 ms per libbenchmark call: timed only
+// with --machine-controls, and then beside every repetition.
+TEST_F(BenchCheatsTest, MachineControlsAreTimedOnlyWhenAskedFor) {
+  for (const bool asked : {false, true}) {
+    const std::filesystem::path out = dir_ / (asked ? "controls" : "no_controls");
+    std::vector<std::string> args = {kOprig,         "bench",      "--spec", (dir_ / "atan.xml").string(),
+                                     "--backend",    "cpu",        "--out",  out.string(),
+                                     "--min-time",   "0.01",       "--filter", "f32__262144"};
+    if (asked) args.push_back("--machine-controls");
+    const ProcessResult r = oprig_test::run_process(args, {}, dir_, 120);
+    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+    const nlohmann::json bench = nlohmann::json::parse(oprig_test::read_text(out / "benchmark.json"));
+    size_t repetitions = 0, with_controls = 0;
+    for (const nlohmann::json& e : bench.at("benchmarks")) {
+      if (e.at("run_type") != "iteration") continue;
+      ++repetitions;
+      if (e.contains("control_copy_ns") && e.at("control_copy_ns").get<double>() > 0 &&
+          e.contains("control_compute_ns") && e.at("control_compute_ns").get<double>() > 0)
+        ++with_controls;
+    }
+    ASSERT_EQ(repetitions, 9u) << r.out;
+    EXPECT_EQ(with_controls, asked ? 9u : 0u);
+  }
+}
+
 TEST_F(BenchCheatsTest, NonPositiveOrNanMinTimeIsBadInput) {
   for (const char* value : {"-1", "nan", "0"}) {
     const ProcessResult r = oprig_test::run_process(

@@ -70,6 +70,15 @@ TEST(Compare, RegressionGivesExit1AndComesFirst) {
   EXPECT_EQ(json["exit_code"], 1);
 }
 
+// The interval's level is 1 - 2 alpha: 99.8 % at the default alpha 0.001,
+// which a whole-percent label would print as "100% CI".
+TEST(Compare, TheIntervalLabelKeepsTheLevelsDecimals) {
+  const CompareReport report = compare_runs(run("b", {{"a", kBase9}}), run("n", {{"a", kSame}}), CompareOptions{});
+  const std::string table = render_compare_table(report);
+  EXPECT_NE(table.find("99.8% CI"), std::string::npos) << table;
+  EXPECT_EQ(table.find("100% CI"), std::string::npos) << table;
+}
+
 TEST(Compare, UnchangedRunsExit0) {
   const CompareReport report = compare_runs(run("b", {{"a", kBase9}}), run("n", {{"a", kSame}}), kAt05);
   EXPECT_EQ(compare_exit_code(report), 0);

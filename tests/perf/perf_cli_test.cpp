@@ -77,6 +77,28 @@ TEST_F(PerfCliTest, CompareSlowdownExits1AndWritesJson) {
   EXPECT_EQ(oprig({"compare", base, next, "--min-effect", "0.15"}).exit_code, 0);
 }
 
+// The gate's second look (scripts/perf/nightly_gate.sh): --rerun-filter names
+// the flagged benchmarks for bench --filter; --confirm clears a slowdown the
+// rerun does not find again and keeps one it does.
+TEST_F(PerfCliTest, CompareConfirmsARegressionWithARerun) {
+  const auto base = fixture("base.json", {"atan_cpu=" + join(kBase), "copy_cpu=" + join(kBase)});
+  const auto next = fixture("new.json", {"atan_cpu=" + join(kBase, 1.3), "copy_cpu=" + join(kSame)});
+  const std::string filter = (dir_ / "filter.txt").string();
+  EXPECT_EQ(oprig({"compare", base, next, "--rerun-filter", filter}).exit_code, 1);
+  EXPECT_EQ(oprig_test::read_text(filter), "^(atan_cpu)(/|$)\n");
+  const auto spell_gone = fixture("rerun_fast.json", {"atan_cpu=" + join(kSame)});
+  const ProcessResult cleared = oprig({"compare", base, next, "--confirm", spell_gone});
+  EXPECT_EQ(cleared.exit_code, 0) << cleared.out << cleared.err;
+  EXPECT_NE(cleared.out.find("SAME (NEW's REGRESSED not confirmed)"), std::string::npos) << cleared.out;
+  const auto still_slow = fixture("rerun_slow.json", {"atan_cpu=" + join(kBase, 1.25)});
+  const ProcessResult confirmed = oprig({"compare", base, next, "--confirm", spell_gone, "--confirm", still_slow});
+  EXPECT_EQ(confirmed.exit_code, 0) << "one rerun that clears it clears it\n" << confirmed.out;
+  EXPECT_EQ(oprig({"compare", base, next, "--confirm", still_slow}).exit_code, 1);
+  const ProcessResult missing = oprig({"compare", base, next, "--confirm", (dir_ / "nope.json").string()});
+  EXPECT_EQ(missing.exit_code, 2) << missing.out;
+  EXPECT_NE(missing.err.find("nope.json"), std::string::npos) << missing.err;
+}
+
 TEST_F(PerfCliTest, CompareJsonOnStdoutAndBenchFolders) {
   std::filesystem::create_directories(dir_ / "night1");
   std::filesystem::create_directories(dir_ / "night2");

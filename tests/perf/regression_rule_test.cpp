@@ -64,7 +64,7 @@ TEST(RegressionRule, SignificantButBelowTheMinimumEffectIsSame) {
 
 TEST(RegressionRule, TheTestIsAgainstTheMargin) {
   // 8 % slower against a 5 % margin is the 3 % case above shifted by 1.05: the same
-  // exact p = 0.0122 (scipy; and an exact enumeration of U in Python), REGRESSED.
+  // exact p = 0.0122 (scipy and an enumeration of U: tests/perf/data/make_reference_values.py), REGRESSED.
   const SampleComparison c = compare_samples(kBase9, scaled(kBase9, 1.08), kAt05);
   EXPECT_NEAR(c.p_slower_margin, 0.012217194570135747, 1e-12);
   EXPECT_NEAR(c.p_slower, 0.00014397367338543808, 1e-12);  // against no change: far smaller (exact enumeration)

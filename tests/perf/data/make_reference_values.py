@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""Prints the reference values that tests/perf/statistics_test.cpp holds as
-literals. They come from scipy.stats.mannwhitneyu (scipy 1.10.1, Debian 12's
+"""Prints the reference values that tests/perf/statistics_test.cpp and
+regression_rule_test.cpp hold as literals. They come from scipy.stats.mannwhitneyu (scipy 1.10.1, Debian 12's
 python3-scipy) and, for the Hodges-Lehmann interval, from numpy plus a
 brute-force enumeration of the U null distribution, never from oprig's code.
 Run: /usr/bin/python3 tests/perf/data/make_reference_values.py
@@ -44,6 +44,22 @@ def u_null_counts(m, n):
     return counts
 
 
+def exact_p_greater(x, y):
+    """P(U >= u_observed) when x and y come from one distribution, U the number
+    of pairs with x > y (no ties), by enumerating every split of the ranks."""
+    m, n = len(x), len(y)
+    u = sum(1 for a in x for b in y if a > b)
+    counts = u_null_counts(m, n)
+    return sum(counts[u:]) / sum(counts)
+
+
+def margin_test(base, factor, margin):
+    """The regression rule's test: NEW = base x factor slower than base x (1 + margin)?"""
+    new = [b * factor for b in base]
+    against = [b * (1 + margin) for b in base]
+    return exact_p_greater(new, against), mannwhitneyu(new, against, alternative="greater", method="exact").pvalue
+
+
 def hodges_lehmann(base, new, confidence):
     d = np.sort(np.subtract.outer(np.log(new), np.log(base)).ravel())
     m, n = len(base), len(new)
@@ -70,5 +86,12 @@ if __name__ == "__main__":
     for new in ("new9_slower", "new9_same"):
         for conf in (0.90, 0.95):
             print(f"hodges_lehmann(base9, {new}, {conf}) = {hodges_lehmann(SAMPLES['base9'], SAMPLES[new], conf)!r}")
+    for factor, margin in ((1.03, 0.0), (1.08, 0.05), (1.08, 0.0), (1.2, 0.05), (1.03, 0.02)):
+        print(f"margin test base9 x {factor} against base9 x {1 + margin}: (enumerated, scipy) =",
+              margin_test(SAMPLES["base9"], factor, margin))
+    print("margin test new9_slower against base9 x 1.05: (enumerated, scipy) =",
+          (exact_p_greater(SAMPLES["new9_slower"], [b * 1.05 for b in SAMPLES["base9"]]),
+           mannwhitneyu(SAMPLES["new9_slower"], [b * 1.05 for b in SAMPLES["base9"]], alternative="greater",
+                        method="exact").pvalue))
     print("big_a", SAMPLES["big_a"])
     print("big_b", SAMPLES["big_b"])
