@@ -34,7 +34,7 @@ if(TARGET oprig_vk_guard_layer)
 endif()
 
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/opsuite/ DESTINATION share/oprig/opsuite
-        FILES_MATCHING PATTERN "*.xml" PATTERN "*.json" PATTERN "*.py" PATTERN "README.md")
+        FILES_MATCHING PATTERN "*.xml" PATTERN "*.json" PATTERN "*.npy" PATTERN "*.py" PATTERN "README.md")
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/golden/ DESTINATION share/oprig/golden)
 install(FILES ${PROJECT_SOURCE_DIR}/scripts/golden/make_golden.py ${PROJECT_SOURCE_DIR}/scripts/golden/crosscheck.py
               ${PROJECT_SOURCE_DIR}/scripts/onnx/import_onnx_tests.py
