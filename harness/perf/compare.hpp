@@ -1,9 +1,11 @@
 // `oprig compare BASE NEW`: every benchmark present in both runs is judged
 // by the regression rule (perf/regression_rule.hpp) over its repetitions,
-// its p-values adjusted for the number of benchmarks (Holm), and a change
-// the machine's controls measured at the same moment is not blamed on the
-// kernel (perf/machine_control.hpp);
-// benchmarks present in only one run are listed, never dropped silently.
+// its p-values adjusted for the number of benchmarks (Holm); with
+// --machine-controls a change the machine's controls measured at the same
+// moment is not blamed on the kernel (perf/machine_control.hpp), and with
+// --confirm a regression must come back in a rerun
+// (perf/rerun_confirmation.hpp); benchmarks present in only one run are
+// listed, never dropped silently.
 #pragma once
 
 #include <string>
