@@ -46,6 +46,8 @@ size_t CompareReport::count(ChangeVerdict verdict) const {
                                            [verdict](const CompareRow& r) { return r.comparison.verdict == verdict; }));
 }
 
+size_t CompareReport::tested() const { return rows.size() - count(ChangeVerdict::kNotEnoughSamples); }
+
 bool CompareRow::unconfirmed() const {
   return comparison.verdict != ChangeVerdict::kRegressed &&
          std::any_of(reruns.begin(), reruns.end(), [](const RerunCheck& c) { return c.retimed; });
@@ -104,7 +106,7 @@ CompareReport compare_runs(const BenchmarkFile& base, const BenchmarkFile& next,
 std::string mismatch_reason(const CompareReport& report) {
   if (report.rows.empty())
     return "no benchmark is in both " + report.base_path + " and " + report.new_path + " (mismatched runs)";
-  if (report.count(ChangeVerdict::kNotEnoughSamples) == report.rows.size())
+  if (report.tested() == 0)
     return "none of the " + std::to_string(report.rows.size()) +
            " benchmarks in both runs has enough repetitions to test (at least " +
            std::to_string(report.options.rule.min_samples) + " per side)";
@@ -120,12 +122,10 @@ std::string render_compare_table(const CompareReport& report) {
   const RegressionRule& rule = report.options.rule;
   // 99.8 at alpha 0.001: rounded to a whole percent it would read "100% CI".
   const double ci_level = 100 * (1 - 2 * rule.alpha);
-  int ci_decimals = 0;
-  while (ci_decimals < 3 && std::fabs(ci_level * std::pow(10, ci_decimals) - std::round(ci_level * std::pow(10, ci_decimals))) > 1e-6)
-    ++ci_decimals;
-  const std::string ci_percent = fixed(ci_level, ci_decimals);
+  char ci_percent[32];
+  std::snprintf(ci_percent, sizeof ci_percent, "%.6g", ci_level);  // 90, 99.8, 99.95
   std::string out = "BASE " + report.base_path + "\nNEW  " + report.new_path + "\n";
-  const size_t tested = report.rows.size() - report.count(ChangeVerdict::kNotEnoughSamples);
+  const size_t tested = report.tested();
   const std::string level = report.options.family_correction
                                 ? "at family level alpha " + fixed(rule.alpha, 3) + " (Holm over " +
                                       std::to_string(tested) + " benchmarks: p below is adjusted)"
@@ -150,7 +150,7 @@ std::string render_compare_table(const CompareReport& report) {
   out += "\n";
 
   const std::vector<std::string> header = {"benchmark", "base median", "new median", "ratio",
-                                           ci_percent + "% CI", "p", "n", "verdict"};
+                                           std::string(ci_percent) + "% CI", "p", "n", "verdict"};
   std::vector<std::vector<std::string>> cells;
   for (const CompareRow& row : report.rows) {
     const SampleComparison& c = row.comparison;

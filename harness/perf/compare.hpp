@@ -56,6 +56,7 @@ struct CompareReport {
   std::vector<std::string> only_in_base, only_in_new;
   std::vector<std::string> rerun_paths;  // --confirm files, in order
   size_t count(ChangeVerdict verdict) const;
+  size_t tested() const;  // rows with enough repetitions: the family Holm adjusts over
   size_t unconfirmed() const;
 };
 

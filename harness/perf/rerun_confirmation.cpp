@@ -28,9 +28,7 @@ std::string escape_regex(const std::string& text) {
 void confirm_regressions(CompareReport& report, const BenchmarkFile& base, std::span<const BenchmarkFile> reruns) {
   for (const BenchmarkFile& rerun : reruns) report.rerun_paths.push_back(rerun.path.string());
   const CompareOptions& options = report.options;
-  const double family = options.family_correction
-                            ? static_cast<double>(report.rows.size() - report.count(ChangeVerdict::kNotEnoughSamples))
-                            : 1.0;
+  const double family = options.family_correction ? static_cast<double>(report.tested()) : 1.0;
   for (CompareRow& row : report.rows) {
     if (row.comparison.verdict != ChangeVerdict::kRegressed) continue;
     const BenchmarkSamples* b = base.find(row.name);

@@ -41,19 +41,17 @@ BENCH_ARGS=("$@")
 [[ -e $BASE ]] || { echo "$0: baseline $BASE: not found" >&2; exit 2; }
 [[ -e $OUT ]] && { echo "$0: $OUT exists; the gate never overwrites a night: give a new folder" >&2; exit 2; }
 
-# The bench arguments for a rerun: the night's, less its --filter and --out.
+# The bench arguments for a rerun: the night's, less its --filter.
 RERUN_ARGS=()
 skip=0
 for a in "${BENCH_ARGS[@]}"; do
   if [[ $skip -eq 1 ]]; then skip=0; continue; fi
   case $a in
-    --filter|--out) skip=1 ;;
-    --filter=*|--out=*) ;;
+    --out|--out=*) echo "$0: give OUT as the third argument, not --out in BENCH_ARGS" >&2; exit 2 ;;
+    --filter) skip=1 ;;
+    --filter=*) ;;
     *) RERUN_ARGS+=("$a") ;;
   esac
-done
-for a in "${BENCH_ARGS[@]}"; do
-  case $a in --out|--out=*) echo "$0: give OUT as the third argument, not --out in BENCH_ARGS" >&2; exit 2 ;; esac
 done
 
 bench() {  # OUT_DIR ARGS... ; exits with the bench's code when it failed

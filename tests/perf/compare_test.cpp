@@ -5,31 +5,13 @@
 #include <vector>
 
 #include "perf/compare.hpp"
+#include "perf_samples.hpp"
 
 namespace oprig::perf {
 namespace {
 
-nlohmann::json entries(const std::string& name, const std::vector<double>& ms) {
-  nlohmann::json out = nlohmann::json::array();
-  for (size_t i = 0; i < ms.size(); ++i)
-    out.push_back({{"name", name},
-                   {"run_name", name},
-                   {"run_type", "iteration"},
-                   {"repetitions", ms.size()},
-                   {"repetition_index", i},
-                   {"iterations", 1},
-                   {"real_time", ms[i]},
-                   {"cpu_time", ms[i] / 100},
-                   {"time_unit", "ms"}});
-  return out;
-}
-
-BenchmarkFile run(const std::string& path, const std::vector<std::pair<std::string, std::vector<double>>>& benchmarks) {
-  nlohmann::json doc = {{"context", nlohmann::json::object()}, {"benchmarks", nlohmann::json::array()}};
-  for (const auto& [name, ms] : benchmarks)
-    for (const auto& e : entries(name, ms)) doc["benchmarks"].push_back(e);
-  return parse_benchmark_json(doc, path);
-}
+using test::kBase9;
+constexpr auto* run = &test::gbench_run;
 
 // The values were worked at alpha 0.05 (the gate's default is 0.001: regression_rule_test.cpp).
 const CompareOptions kAt05 = [] {
@@ -38,7 +20,6 @@ const CompareOptions kAt05 = [] {
   return o;
 }();
 
-const std::vector<double> kBase9 = {4.91, 5.02, 4.87, 5.10, 4.95, 4.99, 5.31, 4.90, 5.05};
 const std::vector<double> kSlower = {5.38, 5.51, 5.29, 5.45, 5.60, 5.33, 5.41, 5.72, 5.36};
 const std::vector<double> kSame = {4.93, 5.08, 4.85, 4.97, 5.12, 4.89, 5.01, 5.40, 4.96};
 

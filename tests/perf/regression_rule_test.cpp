@@ -7,23 +7,19 @@
 #include <vector>
 
 #include "perf/regression_rule.hpp"
+#include "perf_samples.hpp"
 
 namespace oprig::perf {
 namespace {
 
-const std::vector<double> kBase9 = {4.91, 5.02, 4.87, 5.10, 4.95, 4.99, 5.31, 4.90, 5.05};
+using test::kBase9;
+using test::scaled;
 // p_slower = 4.11e-5, Hodges-Lehmann ratio 1.0869 (statistics_test.cpp).
 const std::vector<double> kNew9Slower = {5.38, 5.51, 5.29, 5.45, 5.60, 5.33, 5.41, 5.72, 5.36};
 const std::vector<double> kNew9Same = {4.93, 5.08, 4.85, 4.97, 5.12, 4.89, 5.01, 5.40, 4.96};
 
 // The values below were worked at alpha 0.05; the gate's default is 0.001 (last test).
 const RegressionRule kAt05{0.05, 0.05, 5};
-
-std::vector<double> scaled(const std::vector<double>& v, double factor) {
-  std::vector<double> out;
-  for (double x : v) out.push_back(factor * x);
-  return out;
-}
 
 TEST(RegressionRule, SignificantAndLargeIsRegressed) {
   const SampleComparison c = compare_samples(kBase9, kNew9Slower, kAt05);

@@ -11,34 +11,16 @@
 
 #include "perf/compare.hpp"
 #include "perf/rerun_confirmation.hpp"
+#include "perf_samples.hpp"
 
 namespace oprig::perf {
 namespace {
 
 using Runs = std::vector<std::pair<std::string, std::vector<double>>>;
+using test::kBase9;
+using test::scaled;
 
-BenchmarkFile run(const std::string& path, const Runs& benchmarks) {
-  nlohmann::json doc = {{"context", nlohmann::json::object()}, {"benchmarks", nlohmann::json::array()}};
-  for (const auto& [name, ms] : benchmarks)
-    for (size_t i = 0; i < ms.size(); ++i)
-      doc["benchmarks"].push_back({{"name", name},
-                                   {"run_name", name},
-                                   {"run_type", "iteration"},
-                                   {"repetition_index", i},
-                                   {"iterations", 1},
-                                   {"real_time", ms[i]},
-                                   {"cpu_time", ms[i]},
-                                   {"time_unit", "ms"}});
-  return parse_benchmark_json(doc, path);
-}
-
-const std::vector<double> kBase9 = {4.91, 5.02, 4.87, 5.10, 4.95, 4.99, 5.31, 4.90, 5.05};
-
-std::vector<double> scaled(const std::vector<double>& v, double f) {
-  std::vector<double> out;
-  for (const double x : v) out.push_back(x * f);
-  return out;
-}
+constexpr auto* run = &test::gbench_run;
 
 const CompareRow& row_named(const CompareReport& report, const std::string& name) {
   const auto it = std::find_if(report.rows.begin(), report.rows.end(),
