@@ -101,13 +101,20 @@ double upload_input_set(BenchKernel& k, InputSet& set) {
 }
 
 bool setup_bench_kernel(BenchKernel& k, const Case& c, const LoadedOp& op, Backend& backend,
-                        const oprig_implementation_v1& impl, std::string* why) {
+                        const oprig_implementation_v1& impl, std::string* why, const InputSet* same_inputs) {
   k.backend = &backend;
   k.impl = &impl;
   k.c = c;
   k.op = &op;
   k.input_sets.emplace_back();
-  if (!make_input_set(k, c.seed, true, k.input_sets.front(), why)) return false;
+  if (same_inputs != nullptr) {
+    InputSet& first = k.input_sets.front();
+    first.seed = same_inputs->seed;
+    first.data = same_inputs->data;
+    first.expected = same_inputs->expected;
+  } else if (!make_input_set(k, c.seed, true, k.input_sets.front(), why)) {
+    return false;
+  }
   k.params = std::make_unique<AbiParams>(c.params, op.space);
   Clock::time_point t0 = Clock::now();
   if (impl.create(&backend.context(), c.op.c_str(), k.params->data(), k.params->size(), &k.kernel) != OPRIG_STATUS_OK) {

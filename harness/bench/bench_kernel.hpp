@@ -83,8 +83,12 @@ bool make_input_set(const BenchKernel& k, uint64_t seed, bool with_expected, Inp
 // it has them) and binds its tensors. Returns the host->device time in ns.
 double upload_input_set(BenchKernel& k, InputSet& set);
 
+// `same_inputs`: another kernel's first input set of the same case (its host
+// data and expected outputs, not its buffers), copied instead of made again:
+// the base side of an A/B bench times the same inputs, without a second pass
+// of the oracle.
 bool setup_bench_kernel(BenchKernel& k, const Case& c, const LoadedOp& op, Backend& backend,
-                        const oprig_implementation_v1& impl, std::string* why);
+                        const oprig_implementation_v1& impl, std::string* why, const InputSet* same_inputs = nullptr);
 
 // A seed for the n-th other content of a case's inputs.
 uint64_t varied_seed(uint64_t case_seed, unsigned n);

@@ -9,8 +9,10 @@
 #include <cstring>
 #include <iostream>
 #include <optional>
+#include <set>
 #include <sstream>
 
+#include "bench/base_side.hpp"
 #include "bench/bench_kernel.hpp"
 #include "bench/integrity_check.hpp"
 #include "bench/machine_probe.hpp"
@@ -58,6 +60,8 @@ struct Fixture {
   size_t input_sets = 0;       // how many input contents the timed loop alternated (before release)
   std::string why_one_input_set;
   double spent_s = 0;  // in this benchmark's calls since first_call (interleaved: its own share of the run)
+  bool set_up = false;       // setup_bench_kernel() succeeded: kernel.input_sets.front() is complete
+  Fixture* twin = nullptr;   // A/B: the same case on the other side, which may copy the inputs of whichever is set up first
 };
 
 // After a benchmark's last repetition (when the next benchmark starts, or
@@ -111,7 +115,26 @@ std::string check_bench_options(const BenchOptions& o) {
   return {};
 }
 
-BenchRun run_benchmarks(const Suite& suite, const Selection& selection, const BenchOptions& options) {
+namespace {
+
+// The op of the base suite that twins `op`: the same op of the same spec file.
+const LoadedOp* base_twin_of(const LoadedOp& op, const Suite* base) {
+  if (base == nullptr) return nullptr;
+  for (const auto& b : base->ops)
+    if (b->plan.op == op.plan.op && b->spec_path == op.spec_path) return b.get();
+  return nullptr;
+}
+
+nlohmann::json package_paths(const Suite& suite) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& p : suite.packages) out.push_back(std::filesystem::absolute(p->path()).string());
+  return out;
+}
+
+}  // namespace
+
+BenchRun run_benchmarks(const Suite& suite, const Selection& selection, const BenchOptions& options,
+                        const Suite* base) {
   BenchRun run;
   const Clock::time_point bench_start = Clock::now();
   const Clock::time_point deadline = bench_start + std::chrono::duration_cast<Clock::duration>(
@@ -136,10 +159,22 @@ BenchRun run_benchmarks(const Suite& suite, const Selection& selection, const Be
     BackendContext be;
     std::string name;
     size_t index = 0;
+    bool base_side = false;  // the twin timing the base suite's kernel (bench/base_side.hpp)
   };
   std::vector<std::unique_ptr<Case>> cases;
   std::vector<Pending> pending;
+  std::vector<bool> is_base;  // by result index
+  // The op's kernel on one backend, or null with why not.
+  auto kernel_of = [](const LoadedOp& op, oprig_backend_kind kind, std::string* why) -> const oprig_implementation_v1* {
+    const PackageOp* pop = op.package->find_op(op.plan.op);
+    if (pop == nullptr || !(pop->backend_mask & OPRIG_BACKEND_BIT(kind))) {
+      *why = op.package->path().string() + " has no " + op.plan.op + " kernel for this backend";
+      return nullptr;
+    }
+    return op.package->implementation(kind, why);
+  };
   for (const auto& op : suite.ops) {
+    const LoadedOp* base_op = base_twin_of(*op, base);
     TestPlan bench_plan = op->plan;
     bench_plan.shapes = op->plan.bench_shapes;
     bench_plan.golden_literals.clear();
@@ -152,11 +187,12 @@ BenchRun run_benchmarks(const Suite& suite, const Selection& selection, const Be
         backends[name] = create_backend(name, &why);
       }
       Backend* backend = backends[name].get();
-      std::string no_impl;
+      std::string no_impl, no_base_impl = "the base packages have no " + op->plan.op + " of " + op->spec_path.string();
       const oprig_backend_kind kind = backend_kind_from_name(name);
       const PackageOp* pop = op->package->find_op(op->plan.op);
       const oprig_implementation_v1* impl =
           (pop && (pop->backend_mask & OPRIG_BACKEND_BIT(kind))) ? op->package->implementation(kind, &no_impl) : nullptr;
+      const oprig_implementation_v1* base_impl = base_op ? kernel_of(*base_op, kind, &no_base_impl) : nullptr;
       for (const Case& c : generate_cases(op->space, bench_plan, {name})) {
         // One fill and the default params (each value of an enumeration
         // swept): the speed of a kernel does not depend on which of the
@@ -165,14 +201,26 @@ BenchRun run_benchmarks(const Suite& suite, const Selection& selection, const Be
         BackendContext be{backend, name + " unavailable", op->package, impl, no_impl};
         if (backend == nullptr || impl == nullptr) {
           results.push_back(execute_case(c, op->context, be));
+          is_base.push_back(false);
           continue;
         }
         reports::CaseResult placeholder = case_record(c, &op->context);
         placeholder.verdict = Verdict::kSkipped;
         placeholder.message = "not run: not selected by --filter";
         results.push_back(placeholder);
+        is_base.push_back(false);
         cases.push_back(std::make_unique<Case>(c));
         pending.push_back({cases.back().get(), op.get(), be, name, results.size() - 1});
+        if (base == nullptr) continue;
+        if (base_impl == nullptr) {
+          // No twin: compare then lists the benchmark as in NEW only, and this says why.
+          skipped.push_back(c.id + " (base side): " + no_base_impl);
+          continue;
+        }
+        results.push_back(placeholder);
+        is_base.push_back(true);
+        const BackendContext base_be{backend, name + " unavailable", base_op->package, base_impl, ""};
+        pending.push_back({cases.back().get(), base_op, base_be, name, results.size() - 1, true});
       }
     }
   }
@@ -194,11 +242,16 @@ BenchRun run_benchmarks(const Suite& suite, const Selection& selection, const Be
         if (round < g.size()) order.push_back(g[round]);
   }
 
+  std::map<const Case*, Fixture*> first_side;  // A/B: the fixture already made for a case
   for (const Pending& p : order) {
     auto f = std::make_unique<Fixture>();
     Fixture* fp = f.get();
     fixture_results.push_back({fp, p.index});
     fixtures.push_back(std::move(f));
+    if (auto [it, added] = first_side.try_emplace(p.c, fp); !added) {
+      fp->twin = it->second;
+      it->second->twin = fp;
+    }
     const int wanted = std::max(kMinRepetitions, options.repetitions > 0 ? options.repetitions
                                                                            : p.op->plan.bench_repetitions);
     reports::CaseResult* slot = &results[p.index];
@@ -206,6 +259,8 @@ BenchRun run_benchmarks(const Suite& suite, const Selection& selection, const Be
     // before its repetitions: the time budget then goes to finished
     // benchmarks in order, and each is timed with its own data warm.
     benchmark::RegisterBenchmark(p.c->id.c_str(), [fp, p, slot, deadline, options, wanted, &current, &probe](benchmark::State& state) {
+      // The same name on both sides (one --filter selects both); the label tells them apart.
+      if (p.base_side) state.SetLabel(kBaseSideLabel);
       if (current != fp) {
         // Back to back, a benchmark is done when the next one starts; interleaved, only at the end.
         if (current && !options.interleave) finalize(*current);
@@ -230,16 +285,26 @@ BenchRun run_benchmarks(const Suite& suite, const Selection& selection, const Be
           slot->message = "not run: the bench's --max-seconds " + fixed(options.max_seconds, 0) + " s ran out";
           return stop(slot->message);
         }
-        *slot = execute_case(*p.c, p.op->context, p.be);  // correctness first
-        if (slot->verdict != Verdict::kPassed && slot->verdict != Verdict::kQualityWarning &&
-            slot->verdict != Verdict::kMistrusted)
-          return stop("not timed: the correctness run gave " + std::string(verdict_name(slot->verdict)));
+        if (p.base_side) {
+          // The baseline build's kernel was judged when it was accepted; the
+          // checks after its timed loop judge it again on these inputs.
+          slot->verdict = Verdict::kPassed;
+          slot->message = "base side: judged by the checks after the timed loop";
+        } else {
+          *slot = execute_case(*p.c, p.op->context, p.be);  // correctness first
+          if (slot->verdict != Verdict::kPassed && slot->verdict != Verdict::kQualityWarning &&
+              slot->verdict != Verdict::kMistrusted)
+            return stop("not timed: the correctness run gave " + std::string(verdict_name(slot->verdict)));
+        }
         std::string why;
-        if (!setup_bench_kernel(k, *p.c, *p.op, *p.be.backend, *p.be.implementation, &why)) {
+        const InputSet* same_inputs =
+            fp->twin && fp->twin->set_up && !fp->twin->finalized ? &fp->twin->kernel.input_sets.front() : nullptr;
+        if (!setup_bench_kernel(k, *p.c, *p.op, *p.be.backend, *p.be.implementation, &why, same_inputs)) {
           // The same inputs passed the correctness run: a refusal now is the kernel's defect.
           if (k.kernel_refused) slot->verdict = Verdict::kFailed;
           return stop("not timed: bench setup: " + why);
         }
+        fp->set_up = true;
         fp->host_clock = p.be.backend->kind() == OPRIG_BACKEND_DSP || !p.be.backend->info().device_timer;
         fp->estimate_s = k.setup_execute_wall_ns * 1e-9;
         const double per_rep_s = std::max(options.min_time_s, fp->estimate_s);
@@ -335,12 +400,14 @@ BenchRun run_benchmarks(const Suite& suite, const Selection& selection, const Be
   benchmark::Shutdown();
   for (const std::unique_ptr<Fixture>& f : fixtures) finalize(*f);
 
+  std::set<std::string> untrusted_base;  // twins whose timings are no baseline
   for (const auto& [fp, index] : fixture_results) {
     reports::CaseResult& r = results[index];
+    const bool twin = is_base[index];
     auto note = [&r](const std::string& m) { r.message += (r.message.empty() ? "" : "; ") + m; };
     if (!fp->stopped.empty()) {
       if (r.message.find(fp->stopped) == std::string::npos) note(fp->stopped);
-      skipped.push_back(r.id + ": " + fp->stopped);
+      skipped.push_back(r.id + (twin ? " (base side)" : "") + ": " + fp->stopped);
     }
     if (fp->calls.empty()) continue;  // filtered out, or skipped before any repetition
     // libbenchmark probes the iteration count in the first repetition's
@@ -350,7 +417,7 @@ BenchRun run_benchmarks(const Suite& suite, const Selection& selection, const Be
     for (const CallRecord& call : fp->calls)
       if (call.iterations == final_iterations) reps.push_back(call.ns_per_execute);
     const BenchKernel& k = fp->kernel;
-    ++run.timed;
+    ++(twin ? run.base_timed : run.timed);
 
     reports::PerfStats& perf = r.perf ? *r.perf : r.perf.emplace();
     std::vector<double> sorted = reps;
@@ -378,6 +445,7 @@ BenchRun run_benchmarks(const Suite& suite, const Selection& selection, const Be
     if (!integrity.ok) {
       r.verdict = Verdict::kFailed;
       note(integrity.message);
+      if (twin) untrusted_base.insert(r.id);
       continue;
     }
     auto peaks = options.peaks.find(r.backend);
@@ -388,8 +456,9 @@ BenchRun run_benchmarks(const Suite& suite, const Selection& selection, const Be
       in.flops = static_cast<double>(k.cost_flops);
       in.seconds = perf.compute_ns_min * 1e-9;
       const perf::RooflineResult roof = perf::evaluate_roofline(peaks->second, in);
-      run.roofline.push_back({r.id, r.backend, roof});
+      if (!twin) run.roofline.push_back({r.id, r.backend, roof});
       if (roof.above_roofline) {
+        if (twin) untrusted_base.insert(r.id);
         if (r.verdict == Verdict::kPassed || r.verdict == Verdict::kQualityWarning) r.verdict = Verdict::kMistrusted;
         note("MISTRUSTED timing: the fastest repetition (" + fixed(perf.compute_ns_min * 1e-3, 3) + " us, " +
              fixed(roof.gbps, 1) + " GB/s, " + fixed(roof.gflops, 1) + " GFLOP/s) is faster than this machine's " +
@@ -400,7 +469,15 @@ BenchRun run_benchmarks(const Suite& suite, const Selection& selection, const Be
   }
   if (!skipped.empty())
     std::cerr << "oprig bench: " << skipped.size() << " benchmark(s) not fully timed:\n" << skip_list(skipped);
-  run.cases = std::move(results);
+  for (size_t i = 0; i < results.size(); ++i) (is_base[i] ? run.base_cases : run.cases).push_back(std::move(results[i]));
+  if (base != nullptr) {
+    for (const reports::CaseResult& r : run.base_cases)
+      if (r.verdict == Verdict::kFailed || untrusted_base.count(r.id))
+        std::cerr << "oprig bench: base side of " << r.id << ": " << verdict_name(r.verdict) << ": " << r.message
+                  << (untrusted_base.count(r.id) ? " (its timings are left out of base/benchmark.json)" : "") << "\n";
+    split_base_side(options.out_dir / "benchmark.json", options.out_dir / "base" / "benchmark.json", untrusted_base,
+                    package_paths(suite), package_paths(*base));
+  }
   return run;
 }
 

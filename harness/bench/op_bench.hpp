@@ -64,9 +64,19 @@ struct BenchRun {
   std::vector<reports::CaseResult> cases;  // perf filled, with the correctness verdict of one run
   std::vector<RooflineRow> roofline;       // the timed rows of backends with calibrated peaks
   size_t timed = 0;                        // benchmarks with repetitions; 0: the bench tested nothing
+  // With a base suite: its twins of `cases` (bench/base_side.hpp), and how
+  // many of them were timed and kept in out_dir/base/benchmark.json.
+  std::vector<reports::CaseResult> base_cases;
+  size_t base_timed = 0;
 };
 
-// Writes Google Benchmark's JSON to out_dir/benchmark.json.
-BenchRun run_benchmarks(const Suite& suite, const Selection& selection, const BenchOptions& options);
+// Writes Google Benchmark's JSON to out_dir/benchmark.json. With `base` (the
+// same ops loaded from the baseline build's packages: `--base-package`),
+// every benchmark gets a twin running the base package's kernel on the same
+// case, timed in the same process and interleaved with it; the twins'
+// entries go to out_dir/base/benchmark.json, so `oprig compare out/base out`
+// judges two builds measured in one window of the machine's time.
+BenchRun run_benchmarks(const Suite& suite, const Selection& selection, const BenchOptions& options,
+                        const Suite* base = nullptr);
 
 }  // namespace oprig::harness

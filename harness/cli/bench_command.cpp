@@ -34,6 +34,7 @@ struct BenchFlags {
   std::string calibration;
   std::string filter;
   std::string baseline;
+  std::vector<std::string> base_packages;
 };
 
 // The calibrated peaks of this machine by backend; empty (with a warning) when
@@ -93,6 +94,12 @@ void add_bench_command(CLI::App& root, int* exit_code) {
                   "An earlier bench (its folder or results.json): report.html's performance table compares each "
                   "benchmark with it (as `oprig compare` judges) and lists the worst regression first; the exit "
                   "code stays the bench's (gate with `oprig compare`)");
+  cmd->add_option("--base-package", flags->base_packages,
+                  "A/B: the baseline build's package library (repeatable, like --package): every benchmark is timed "
+                  "also with its kernel, in this process, the repetitions of both interleaved (implies "
+                  "--interleave), and those timings go to OUT/base/benchmark.json; gate with `oprig compare "
+                  "OUT/base OUT`. Both builds then see the same spells of a shared machine, which a stored "
+                  "baseline from another hour does not (keep the accepted build's package folder as the baseline)");
   cmd->add_option("--filter", flags->filter, "Regex over benchmark names (case ids)")
       ->check(CLI::Validator(
           [](std::string& text) -> std::string {
@@ -116,7 +123,7 @@ void add_bench_command(CLI::App& root, int* exit_code) {
     options.min_time_s = flags->min_time;
     options.max_seconds = flags->max_seconds;
     options.max_seconds_per_benchmark = flags->max_seconds_per_benchmark;
-    options.interleave = flags->interleave;
+    options.interleave = flags->interleave || !flags->base_packages.empty();
     options.machine_controls = flags->machine_controls;
     options.filter = flags->filter;
     if (const std::string bad = harness::check_bench_options(options); !bad.empty()) throw harness::InputError(bad);
@@ -130,6 +137,16 @@ void add_bench_command(CLI::App& root, int* exit_code) {
       }
     }
     const harness::Suite suite = harness::load_suite(selection);
+    std::optional<harness::Suite> base;
+    if (!flags->base_packages.empty()) {
+      harness::Selection base_selection = selection;
+      base_selection.packages.assign(flags->base_packages.begin(), flags->base_packages.end());
+      try {
+        base.emplace(harness::load_suite(base_selection));
+      } catch (const harness::InputError& e) {
+        throw harness::InputError(std::string("--base-package: ") + e.what());
+      }
+    }
     const perf::MachineInfo machine = perf::describe_this_machine();
     options.peaks = peaks_of(flags->calibration, machine);
     // compare and history tie the run to its machine and revision through these.
@@ -137,7 +154,7 @@ void add_bench_command(CLI::App& root, int* exit_code) {
     benchmark::AddCustomContext("oprig_git_revision", perf::this_build_git_revision());
     reports::RunResults results;
     results.environment = harness::collect_environment(selection.backends, invoked_command_line());
-    harness::BenchRun run = harness::run_benchmarks(suite, selection, options);
+    harness::BenchRun run = harness::run_benchmarks(suite, selection, options, base ? &*base : nullptr);
     results.cases = std::move(run.cases);
     results.environment.finished_at = harness::utc_now_iso8601();
     std::optional<reports::PerfBaseline> baseline;
@@ -147,6 +164,12 @@ void add_bench_command(CLI::App& root, int* exit_code) {
     std::cout << reports::summary_table(results) << "\n";
     std::cout << "benchmark: " << std::filesystem::absolute(std::filesystem::path(flags->out) / "benchmark.json").string() << "\n";
     std::cout << "report:    " << std::filesystem::absolute(std::filesystem::path(flags->out) / "report.html").string() << "\n";
+    if (base) {
+      const std::filesystem::path out = std::filesystem::absolute(flags->out);
+      std::cout << "base side: " << (out / "base" / "benchmark.json").string() << " (" << run.base_timed << " of "
+                << run.timed << " benchmarks also timed with --base-package; gate: oprig compare "
+                << (out / "base").string() << " " << out.string() << ")\n";
+    }
     if (baseline)
       std::cout << "baseline:  " << baseline->count("REGRESSED") << " regressed, " << baseline->count("IMPROVED")
                 << " improved, " << baseline->count("SAME") << " unchanged of " << baseline->rows.size()

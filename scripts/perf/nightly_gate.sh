@@ -4,6 +4,16 @@
 #
 #   nightly_gate.sh OPRIG BASE OUT [--reruns N] [COMPARE_OPTIONS...] -- BENCH_ARGS...
 #
+# BASE is either the accepted build's package library (a .so; A/B, the way
+# to gate on a shared machine) or a stored bench (folder or JSON).
+#
+# A/B (BASE a package library): `OPRIG bench BENCH_ARGS --base-package BASE
+# --out OUT` times both builds' kernels in one process, interleaved, and
+# `OPRIG compare OUT/base OUT` is the verdict (OUT/gate/compare.txt|json).
+# No rerun: both sides saw the same spells of the machine, so what the test
+# finds is the kernels' difference (harness/bench/base_side.hpp).
+#
+# Stored BASE:
 # 1. `OPRIG bench BENCH_ARGS --out OUT` times the night's build;
 # 2. `OPRIG compare BASE OUT` judges it (OUT/gate/compare-first.txt);
 # 3. when something REGRESSED, the flagged benchmarks only are timed again,
@@ -64,6 +74,16 @@ bench() {  # OUT_DIR ARGS... ; exits with the bench's code when it failed
     exit "$rc"
   fi
 }
+
+if [[ $BASE == *.so && -f $BASE ]]; then
+  bench "$OUT" "${BENCH_ARGS[@]}" --base-package "$BASE"
+  mkdir -p "$OUT/gate"
+  mv "$OUT.log" "$OUT/gate/bench.log"
+  rc=0
+  "$OPRIG" compare "$OUT/base" "$OUT" "${COMPARE_OPTIONS[@]}" --out "$OUT/gate/compare.json" >"$OUT/gate/compare.txt" 2>&1 || rc=$?
+  cat "$OUT/gate/compare.txt"
+  exit "$rc"
+fi
 
 bench "$OUT" "${BENCH_ARGS[@]}"
 mkdir -p "$OUT/gate"

@@ -14,6 +14,7 @@
 // without it once, and every execute failed).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -242,6 +243,86 @@ TEST_F(BenchCheatsTest, MachineControlsAreTimedOnlyWhenAskedFor) {
     ASSERT_EQ(repetitions, 9u) << r.out;
     EXPECT_EQ(with_controls, asked ? 9u : 0u);
   }
+}
+
+// A/B (--base-package): the baseline build's kernel is timed in the same
+// process, and its repetitions go to OUT/base/benchmark.json under the same
+// names. The busy package slows only the library $OPRIG_TEST_SLOWDOWN_PACKAGE
+// names, so slowing one side at a time shows which file holds which side.
+class BenchAbTest : public BenchCheatsTest {
+ protected:
+  struct Side {
+    std::vector<double> repetitions_ms;  // real_time of each iteration entry
+    std::string run_name, bench_side;
+    bool labelled = false;  // an entry still carries bench's internal label
+  };
+  static Side read_side(const std::filesystem::path& file) {
+    const nlohmann::json j = nlohmann::json::parse(oprig_test::read_text(file));
+    Side side;
+    side.bench_side = j.at("context").value("oprig_bench_side", "");
+    for (const nlohmann::json& e : j.at("benchmarks")) {
+      if (e.contains("label")) side.labelled = true;
+      if (e.at("run_type") != "iteration") continue;
+      side.run_name = e.at("run_name");
+      side.repetitions_ms.push_back(e.at("real_time").get<double>());
+    }
+    return side;
+  }
+  static double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0 : v[v.size() / 2];
+  }
+  // The busy package and a copy of it (the "first build") in one bench.
+  static ProcessResult ab_bench(const std::filesystem::path& out, const std::string& base_package,
+                                const std::string& slowed_package) {
+    return oprig_test::run_process(
+        {kOprig, "bench", "--spec", (dir_ / "atan.xml").string(), "--package", OPRIG_TEST_PACKAGE_BUSY,
+         "--base-package", base_package, "--backend", "cpu", "--out", out.string(), "--min-time", "0.02",
+         "--filter", "f32__262144"},
+        {{"OPRIG_TEST_BUSY_US", "2000"}, {"OPRIG_TEST_SLOWDOWN_PERCENT", "50"},
+         {"OPRIG_TEST_SLOWDOWN_PACKAGE", slowed_package}},
+        dir_, 180);
+  }
+};
+
+TEST_F(BenchAbTest, BaseSideIsTimedInTheSameRunAndWrittenApart) {
+  const std::filesystem::path copy = dir_ / "first_build" / "liboprig_test_package_busy.so";
+  std::filesystem::create_directories(copy.parent_path());
+  std::filesystem::copy_file(OPRIG_TEST_PACKAGE_BUSY, copy, std::filesystem::copy_options::overwrite_existing);
+  for (const bool new_is_slowed : {true, false}) {
+    const std::filesystem::path out = dir_ / (new_is_slowed ? "ab_new_slowed" : "ab_base_slowed");
+    const ProcessResult r = ab_bench(out, copy.string(), new_is_slowed ? OPRIG_TEST_PACKAGE_BUSY : copy.string());
+    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("base side: "), std::string::npos) << r.out;
+    const Side base = read_side(out / "base" / "benchmark.json"), now = read_side(out / "benchmark.json");
+    EXPECT_EQ(base.bench_side, "base");
+    EXPECT_EQ(now.bench_side, "new");
+    EXPECT_FALSE(base.labelled || now.labelled);
+    ASSERT_EQ(base.repetitions_ms.size(), 9u) << r.out;
+    ASSERT_EQ(now.repetitions_ms.size(), 9u) << r.out;
+    EXPECT_EQ(base.run_name, now.run_name);
+    // The slowed side's busy loop is 1 ms longer (50 % of 2 ms); the atan work beside it is the same on both.
+    const double slower_by_ms = median(now.repetitions_ms) - median(base.repetitions_ms);
+    EXPECT_NEAR(slower_by_ms, new_is_slowed ? 1.0 : -1.0, 0.15) << r.out;
+    const ProcessResult cmp = oprig_test::run_process({kOprig, "compare", (out / "base").string(), out.string()}, {},
+                                                      dir_, 60);
+    EXPECT_EQ(cmp.exit_code, new_is_slowed ? 1 : 0) << cmp.out << cmp.err;
+  }
+}
+
+// A baseline kernel that fails the checks after its timed loop is no
+// baseline: its timings are left out of base/benchmark.json (compare then
+// lists the benchmark as in NEW only, exit 2), and bench says why.
+TEST_F(BenchAbTest, CheatingBaseKernelLeavesNoBaseline) {
+  const std::filesystem::path out = dir_ / "ab_cheating_base";
+  const ProcessResult r = ab_bench(out, OPRIG_TEST_PACKAGE_CHEAT_CACHE, "");
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;  // this build's kernel is honest
+  EXPECT_NE(r.err.find("base side of atan__f32__262144__uniform__p0__cpu: FAILED"), std::string::npos) << r.err;
+  EXPECT_TRUE(read_side(out / "base" / "benchmark.json").repetitions_ms.empty());
+  EXPECT_EQ(read_side(out / "benchmark.json").repetitions_ms.size(), 9u);
+  const ProcessResult cmp = oprig_test::run_process({kOprig, "compare", (out / "base").string(), out.string()}, {},
+                                                    dir_, 60);
+  EXPECT_EQ(cmp.exit_code, 2) << cmp.out << cmp.err;
 }
 
 TEST_F(BenchCheatsTest, NonPositiveOrNanMinTimeIsBadInput) {

@@ -7,12 +7,16 @@
 // same ABI a vendor's package uses. OPRIG_TEST_BUG plants a bug of the kernel's
 // lifecycle instead (a shared scratch buffer, a forgotten re-prepare, a leak,
 // a refused data type, a flipped sign of zero), on every tensor.
+#include <dlfcn.h>
+
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <new>
+#include <system_error>
 #include <vector>
 
 #include "core/half.hpp"
@@ -53,11 +57,23 @@ unsigned char g_scratch[kScratchElements * sizeof(float)];
 // kLeak: where each execute's allocation goes; the previous one is lost.
 void* volatile g_leaked = nullptr;
 
+// Whether this library file is the one $OPRIG_TEST_SLOWDOWN_PACKAGE names
+// (any file when it is unset): `oprig bench --base-package` loads a copy of
+// this package beside it in one process, and only one side is slowed.
+bool slowdown_applies_here() {
+  const char* only = std::getenv("OPRIG_TEST_SLOWDOWN_PACKAGE");
+  if (only == nullptr) return true;
+  Dl_info self{};
+  if (dladdr(reinterpret_cast<void*>(&slowdown_applies_here), &self) == 0 || self.dli_fname == nullptr) return false;
+  std::error_code ec;
+  return std::filesystem::equivalent(self.dli_fname, only, ec);
+}
+
 // The busy loop's length, read once: $OPRIG_TEST_BUSY_US x (1 + $OPRIG_TEST_SLOWDOWN_PERCENT / 100).
 double busy_seconds() {
   static const double seconds = [] {
     const char* us = std::getenv("OPRIG_TEST_BUSY_US");
-    const char* slow = std::getenv("OPRIG_TEST_SLOWDOWN_PERCENT");
+    const char* slow = slowdown_applies_here() ? std::getenv("OPRIG_TEST_SLOWDOWN_PERCENT") : nullptr;
     const double base = us ? std::atof(us) * 1e-6 : 0.0;
     return base * (1.0 + (slow ? std::atof(slow) : 0.0) / 100.0);
   }();
