@@ -93,7 +93,8 @@ void add_bench_command(CLI::App& root, int* exit_code) {
   cmd->add_option("--baseline", flags->baseline,
                   "An earlier bench (its folder or results.json): report.html's performance table compares each "
                   "benchmark with it (as `oprig compare` judges) and lists the worst regression first; the exit "
-                  "code stays the bench's (gate with `oprig compare`)");
+                  "code stays the bench's (gate with `oprig compare`). Without it, --base-package's side is the "
+                  "report's baseline");
   cmd->add_option("--base-package", flags->base_packages,
                   "A/B: the baseline build's package library (repeatable, like --package): every benchmark is timed "
                   "also with its kernel, in this process, the repetitions of both interleaved (implies "
@@ -158,8 +159,14 @@ void add_bench_command(CLI::App& root, int* exit_code) {
     results.cases = std::move(run.cases);
     results.environment.finished_at = harness::utc_now_iso8601();
     std::optional<reports::PerfBaseline> baseline;
-    if (!flags->baseline.empty())
+    if (!flags->baseline.empty()) {
       baseline = perf::compare_with_baseline(baseline_results, results, perf::RegressionRule{}, flags->baseline);
+    } else if (base) {  // A/B: the report's table judges this build against the base side of the same run
+      reports::RunResults base_side;
+      base_side.cases = run.base_cases;
+      baseline = perf::compare_with_baseline(base_side, results, perf::RegressionRule{},
+                                             "the --base-package side of this run");
+    }
     reports::write_all_reports(results, flags->out, baseline ? &*baseline : nullptr);
     std::cout << reports::summary_table(results) << "\n";
     std::cout << "benchmark: " << std::filesystem::absolute(std::filesystem::path(flags->out) / "benchmark.json").string() << "\n";
