@@ -164,13 +164,11 @@ BenchRun run_benchmarks(const Suite& suite, const Selection& selection, const Be
   std::vector<std::unique_ptr<Case>> cases;
   std::vector<Pending> pending;
   std::vector<bool> is_base;  // by result index
-  // The op's kernel on one backend, or null with why not.
+  // The op's kernel on one backend, or null; `why` is set when the package
+  // claims the backend and its implementation does not load.
   auto kernel_of = [](const LoadedOp& op, oprig_backend_kind kind, std::string* why) -> const oprig_implementation_v1* {
     const PackageOp* pop = op.package->find_op(op.plan.op);
-    if (pop == nullptr || !(pop->backend_mask & OPRIG_BACKEND_BIT(kind))) {
-      *why = op.package->path().string() + " has no " + op.plan.op + " kernel for this backend";
-      return nullptr;
-    }
+    if (pop == nullptr || !(pop->backend_mask & OPRIG_BACKEND_BIT(kind))) return nullptr;
     return op.package->implementation(kind, why);
   };
   for (const auto& op : suite.ops) {
@@ -187,11 +185,9 @@ BenchRun run_benchmarks(const Suite& suite, const Selection& selection, const Be
         backends[name] = create_backend(name, &why);
       }
       Backend* backend = backends[name].get();
-      std::string no_impl, no_base_impl = "the base packages have no " + op->plan.op + " of " + op->spec_path.string();
+      std::string no_impl, no_base_impl = "the base packages have no " + op->plan.op + " kernel for " + name;
       const oprig_backend_kind kind = backend_kind_from_name(name);
-      const PackageOp* pop = op->package->find_op(op->plan.op);
-      const oprig_implementation_v1* impl =
-          (pop && (pop->backend_mask & OPRIG_BACKEND_BIT(kind))) ? op->package->implementation(kind, &no_impl) : nullptr;
+      const oprig_implementation_v1* impl = kernel_of(*op, kind, &no_impl);
       const oprig_implementation_v1* base_impl = base_op ? kernel_of(*base_op, kind, &no_base_impl) : nullptr;
       for (const Case& c : generate_cases(op->space, bench_plan, {name})) {
         // One fill and the default params (each value of an enumeration
