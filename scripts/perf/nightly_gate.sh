@@ -35,11 +35,11 @@ usage() { echo "usage: $0 OPRIG BASE OUT [--reruns N] [COMPARE_OPTIONS...] -- BE
 [[ $# -ge 3 ]] || usage
 OPRIG=$1 BASE=$2 OUT=$3
 shift 3
-RERUNS=1
+RERUNS=1 RERUNS_GIVEN=0
 COMPARE_OPTIONS=()
 while [[ $# -gt 0 && $1 != -- ]]; do
   case $1 in
-    --reruns) [[ $# -ge 2 && $2 =~ ^[1-9][0-9]*$ ]] || usage; RERUNS=$2; shift ;;
+    --reruns) [[ $# -ge 2 && $2 =~ ^[1-9][0-9]*$ ]] || usage; RERUNS=$2; RERUNS_GIVEN=1; shift ;;
     *) COMPARE_OPTIONS+=("$1") ;;
   esac
   shift
@@ -76,6 +76,7 @@ bench() {  # OUT_DIR ARGS... ; exits with the bench's code when it failed
 }
 
 if [[ $BASE == *.so && -f $BASE ]]; then
+  [[ $RERUNS_GIVEN -eq 0 ]] || { echo "$0: --reruns: an A/B gate (BASE a package library) has no rerun" >&2; exit 2; }
   bench "$OUT" "${BENCH_ARGS[@]}" --base-package "$BASE"
   mkdir -p "$OUT/gate"
   mv "$OUT.log" "$OUT/gate/bench.log"
