@@ -75,20 +75,20 @@ bench() {  # OUT_DIR ARGS... ; exits with the bench's code when it failed
   fi
 }
 
+AB_ARGS=()
 if [[ $BASE == *.so && -f $BASE ]]; then
   [[ $RERUNS_GIVEN -eq 0 ]] || { echo "$0: --reruns: an A/B gate (BASE a package library) has no rerun" >&2; exit 2; }
-  bench "$OUT" "${BENCH_ARGS[@]}" --base-package "$BASE"
-  mkdir -p "$OUT/gate"
-  mv "$OUT.log" "$OUT/gate/bench.log"
+  AB_ARGS=(--base-package "$BASE")
+fi
+bench "$OUT" "${BENCH_ARGS[@]}" "${AB_ARGS[@]}"
+mkdir -p "$OUT/gate"
+mv "$OUT.log" "$OUT/gate/bench.log"
+if [[ ${#AB_ARGS[@]} -gt 0 ]]; then
   rc=0
   "$OPRIG" compare "$OUT/base" "$OUT" "${COMPARE_OPTIONS[@]}" --out "$OUT/gate/compare.json" >"$OUT/gate/compare.txt" 2>&1 || rc=$?
   cat "$OUT/gate/compare.txt"
   exit "$rc"
 fi
-
-bench "$OUT" "${BENCH_ARGS[@]}"
-mkdir -p "$OUT/gate"
-mv "$OUT.log" "$OUT/gate/bench.log"
 rc=0
 "$OPRIG" compare "$BASE" "$OUT" "${COMPARE_OPTIONS[@]}" --out "$OUT/gate/compare-first.json" --rerun-filter "$OUT/gate/rerun-filter.txt" \
   >"$OUT/gate/compare-first.txt" 2>&1 || rc=$?
