@@ -1,0 +1,170 @@
+// Conv2D for the opencl backend, NCHW activations (the spec's GPU layout),
+// weights [kernel_height, kernel_width, channel_in / group, channel_out],
+// optional bias; FLOAT_32, or FLOAT_16 stored as half and computed in fp32
+// (OPRIG_F16: vload_half, one rounding by vstore_half_rte at the end).
+//
+// An implicit GEMM per group, never writing an im2col matrix: for group g,
+// out[co, p] = sum over k of w[k, co] * patch[k, p], where p runs over the
+// output pixels of every image (batch x out_h x out_w) and k over the window
+// in the weights' order (ky, kx, ci), so a weight row is contiguous in co and
+// a patch row is a (strided) run of input pixels of one channel plane. A
+// work-group owns a TILE_C x TILE_P tile of the output, walks k in steps of
+// TILE_K and stages both operands of each step in local memory: the weights
+// as they lie, the patch gathered from the image with zeros for padding and
+// past the edges. Each work-item then keeps WORK_C x WORK_P sums in
+// registers (register blocking): WORK_C vectors of WORK_P neighbouring
+// pixels, read from the local patch as one vector per k and multiplied by
+// one weight each. The decomposition of a step's k into (ci, ky, kx) is made
+// once per step into a local table, not by a division per loaded element.
+//
+// Tile sizes are build options (CLBlast's way: one kernel text, numbers per
+// device and shape chosen by opencl.cpp). The work-group is
+// (TILE_P / WORK_P) x (TILE_C / WORK_C): work-item (lx, ly) owns pixels
+// lx * WORK_P ... + WORK_P - 1 and channels ly, ly + LY, ..., so neighbouring
+// work-items read neighbouring local words and write neighbouring pixels.
+// A GPU takes a few sums per work-item over many work-items; a CPU device
+// (PoCL) takes wide vectors (WORK_P 16: one AVX-512 register) over few.
+
+#ifndef TILE_P
+#error "the host defines TILE_P, TILE_C, TILE_K, WORK_P, WORK_C"
+#endif
+
+#define LX (TILE_P / WORK_P)
+#define LY (TILE_C / WORK_C)
+#define THREADS (LX * LY)
+// The staging: per pass, each work-item writes PATCH_COLS columns of
+// PATCH_ROWS-row bands of the patch, likewise the weights.
+#if THREADS >= TILE_P
+#define PATCH_ROWS (THREADS / TILE_P)
+#define PATCH_COLS 1
+#else
+#define PATCH_ROWS 1
+#define PATCH_COLS (TILE_P / THREADS)
+#endif
+#if THREADS >= TILE_C
+#define WEIGHT_ROWS (THREADS / TILE_C)
+#define WEIGHT_COLS 1
+#else
+#define WEIGHT_ROWS 1
+#define WEIGHT_COLS (TILE_C / THREADS)
+#endif
+#if (THREADS % TILE_P != 0 && TILE_P % THREADS != 0) || (THREADS % TILE_C != 0 && TILE_C % THREADS != 0) || \
+    TILE_K % PATCH_ROWS != 0 || TILE_K % WEIGHT_ROWS != 0
+#error "the loaders need whole passes over the tiles"
+#endif
+
+#define CAT_(a, b) a##b
+#define CAT(a, b) CAT_(a, b)
+#if WORK_P == 1
+#define VEC float
+#define VLOAD(i, p) ((p)[i])
+#define VSTORE(v, i, p) ((p)[i] = (v))
+#else
+#define VEC CAT(float, WORK_P)
+#define VLOAD CAT(vload, WORK_P)
+#define VSTORE CAT(vstore, WORK_P)
+#endif
+
+#ifdef OPRIG_F16
+#define STORAGE half
+#define LOAD(p, i) vload_half((i), (p))
+#define STORE(p, i, v) vstore_half_rte((v), (i), (p))
+#else
+#define STORAGE float
+#define LOAD(p, i) ((p)[i])
+#define STORE(p, i, v) ((p)[i] = (v))
+#endif
+
+kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void conv2d_nchw(
+    global const STORAGE* x, global const STORAGE* w, global const STORAGE* bias, global STORAGE* y,
+    const int has_bias, const int pixels, const int out_hw, const int out_w, const int height, const int width,
+    const int c_in, const int group_in, const int c_out, const int group_out, const int kernel_w, const int depth,
+    const int stride_h, const int stride_w, const int dilation_h, const int dilation_w, const int pad_top,
+    const int pad_left) {
+  local float patch[TILE_K][TILE_P];
+  local float weights[TILE_K][TILE_C];
+  local int k_offset[TILE_K], k_dy[TILE_K], k_dx[TILE_K];
+
+  const int lx = get_local_id(0), ly = get_local_id(1);
+  const int lid = ly * LX + lx;
+  const int p0 = get_group_id(0) * TILE_P;
+  const int c0 = get_group_id(1) * TILE_C;  // output channel within the group
+  const int g = get_group_id(2);
+  const int in_hw = height * width;
+
+  // Where the patch columns this work-item stages start in the image.
+  int x_base[PATCH_COLS], iy0[PATCH_COLS], ix0[PATCH_COLS];
+  bool column_valid[PATCH_COLS];
+#pragma unroll
+  for (int m = 0; m < PATCH_COLS; ++m) {
+    const int p = p0 + lid % TILE_P + m * THREADS;
+    column_valid[m] = p < pixels;
+    const int n = column_valid[m] ? p / out_hw : 0;
+    const int r = column_valid[m] ? p - n * out_hw : 0;
+    iy0[m] = (r / out_w) * stride_h - pad_top;
+    ix0[m] = (r % out_w) * stride_w - pad_left;
+    x_base[m] = (n * c_in + g * group_in) * in_hw + iy0[m] * width + ix0[m];
+  }
+  const int w_base = g * group_out + c0;
+
+  VEC acc[WORK_C];
+#pragma unroll
+  for (int j = 0; j < WORK_C; ++j) acc[j] = 0.0f;
+
+  for (int k0 = 0; k0 < depth; k0 += TILE_K) {
+    for (int row = lid; row < TILE_K; row += THREADS) {
+      const int k = k0 + row;
+      const int ci = k % group_in, tap = k / group_in;
+      const int dy = (tap / kernel_w) * dilation_h, dx = (tap % kernel_w) * dilation_w;
+      k_dy[row] = dy;
+      k_dx[row] = dx;
+      k_offset[row] = ci * in_hw + dy * width + dx;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+    for (int pass = 0; pass < TILE_K / PATCH_ROWS; ++pass) {
+      const int row = lid / TILE_P + pass * PATCH_ROWS;
+#pragma unroll
+      for (int m = 0; m < PATCH_COLS; ++m) {
+        const int iy = iy0[m] + k_dy[row], ix = ix0[m] + k_dx[row];
+        const bool inside = column_valid[m] && k0 + row < depth && iy >= 0 && iy < height && ix >= 0 && ix < width;
+        patch[row][lid % TILE_P + m * THREADS] = inside ? LOAD(x, x_base[m] + k_offset[row]) : 0.0f;
+      }
+    }
+#pragma unroll
+    for (int pass = 0; pass < TILE_K / WEIGHT_ROWS; ++pass) {
+      const int row = lid / TILE_C + pass * WEIGHT_ROWS;
+#pragma unroll
+      for (int m = 0; m < WEIGHT_COLS; ++m) {
+        const int col = lid % TILE_C + m * THREADS;
+        const bool inside = c0 + col < group_out && k0 + row < depth;
+        weights[row][col] = inside ? LOAD(w, (k0 + row) * c_out + w_base + col) : 0.0f;
+      }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+    for (int kk = 0; kk < TILE_K; ++kk) {
+      const VEC b = VLOAD(lx, &patch[kk][0]);
+#pragma unroll
+      for (int j = 0; j < WORK_C; ++j) acc[j] = fma((VEC)(weights[kk][ly + j * LY]), b, acc[j]);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);  // the tiles and the table are rewritten by the next step
+  }
+
+#pragma unroll
+  for (int j = 0; j < WORK_C; ++j) {
+    const int co = c0 + ly + j * LY;
+    if (co >= group_out) continue;
+    const int channel = g * group_out + co;
+    const float b = has_bias ? LOAD(bias, channel) : 0.0f;
+    float sums[WORK_P];
+    VSTORE(acc[j], 0, sums);
+#pragma unroll
+    for (int i = 0; i < WORK_P; ++i) {
+      const int p = p0 + lx * WORK_P + i;
+      if (p >= pixels) continue;
+      const int n = p / out_hw;
+      STORE(y, (n * c_out + channel) * out_hw + (p - n * out_hw), sums[i] + b);
+    }
+  }
+}
