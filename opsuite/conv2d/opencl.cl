@@ -11,17 +11,20 @@
 // work-group owns a TILE_C x TILE_P tile of the output, walks k in steps of
 // TILE_K and stages both operands of each step in local memory: the weights
 // as they lie, the patch gathered from the image with zeros for padding and
-// past the edges. Each work-item then keeps WORK_C x WORK_P sums in
-// registers (register blocking): WORK_C vectors of WORK_P neighbouring
-// pixels, read from the local patch as one vector per k and multiplied by
-// one weight each. The decomposition of a step's k into (ci, ky, kx) is made
-// once per step into a local table, not by a division per loaded element.
+// past the edges; double-buffered, so the next step is staged while this one
+// is summed, with one barrier per step. Each work-item keeps WORK_C x WORK_P
+// sums in registers (register blocking): WORK_C vectors of WORK_P
+// neighbouring pixels, each k reading one vector of pixels and one of
+// channels from local memory. The patch rows a work-item gathers advance by
+// a fixed stride, so it walks (ci, kx, ky) with a cursor instead of dividing
+// per element.
 //
 // Tile sizes are build options (CLBlast's way: one kernel text, numbers per
 // device and shape chosen by opencl.cpp). The work-group is
 // (TILE_P / WORK_P) x (TILE_C / WORK_C): work-item (lx, ly) owns pixels
-// lx * WORK_P ... + WORK_P - 1 and channels ly, ly + LY, ..., so neighbouring
-// work-items read neighbouring local words and write neighbouring pixels.
+// lx * WORK_P ... + WORK_P - 1 and channels ly * WORK_C ... + WORK_C - 1, so
+// neighbouring work-items read neighbouring local words and write
+// neighbouring pixels.
 // A GPU takes a few sums per work-item over many work-items; a CPU device
 // (PoCL) takes wide vectors (WORK_P 16: one AVX-512 register) over few.
 
@@ -55,14 +58,13 @@
 
 #define CAT_(a, b) a##b
 #define CAT(a, b) CAT_(a, b)
-#if WORK_P == 1
-#define VEC float
-#define VLOAD(i, p) ((p)[i])
-#define VSTORE(v, i, p) ((p)[i] = (v))
-#else
 #define VEC CAT(float, WORK_P)
 #define VLOAD CAT(vload, WORK_P)
 #define VSTORE CAT(vstore, WORK_P)
+#define VLOAD_C CAT(vload, WORK_C)
+#define VSTORE_C CAT(vstore, WORK_C)
+#if WORK_P < 2 || WORK_C < 2
+#error "WORK_P and WORK_C are vector widths: 2, 4, 8 or 16"
 #endif
 
 #ifdef OPRIG_F16
@@ -75,15 +77,32 @@
 #define STORE(p, i, v) ((p)[i] = (v))
 #endif
 
+// The place in k of the patch rows a work-item gathers: the next row's k and
+// its (ci, kx, ky), advanced by the fixed stride of its rows.
+typedef struct {
+  int k, ci, kx, ky;
+} Cursor;
+
+inline void advance(Cursor* c, const int by, const int group_in, const int kernel_w) {
+  c->k += by;
+  c->ci += by;
+  while (c->ci >= group_in) {
+    c->ci -= group_in;
+    if (++c->kx == kernel_w) {
+      c->kx = 0;
+      ++c->ky;
+    }
+  }
+}
+
 kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void conv2d_nchw(
     global const STORAGE* x, global const STORAGE* w, global const STORAGE* bias, global STORAGE* y,
     const int has_bias, const int pixels, const int out_hw, const int out_w, const int height, const int width,
     const int c_in, const int group_in, const int c_out, const int group_out, const int kernel_w, const int depth,
     const int stride_h, const int stride_w, const int dilation_h, const int dilation_w, const int pad_top,
     const int pad_left) {
-  local float patch[TILE_K][TILE_P];
-  local float weights[TILE_K][TILE_C];
-  local int k_offset[TILE_K], k_dy[TILE_K], k_dx[TILE_K];
+  local float patch[2][TILE_K][TILE_P];
+  local float weights[2][TILE_K][TILE_C];
 
   const int lx = get_local_id(0), ly = get_local_id(1);
   const int lid = ly * LX + lx;
@@ -106,54 +125,61 @@ kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void conv2d_nchw(
     x_base[m] = (n * c_in + g * group_in) * in_hw + iy0[m] * width + ix0[m];
   }
   const int w_base = g * group_out + c0;
+  const int first_row = lid / TILE_P;  // 0 when a work-item stages several columns
+  Cursor cursor = {first_row, first_row % group_in, (first_row / group_in) % kernel_w,
+                   (first_row / group_in) / kernel_w};
 
   VEC acc[WORK_C];
 #pragma unroll
   for (int j = 0; j < WORK_C; ++j) acc[j] = 0.0f;
 
-  for (int k0 = 0; k0 < depth; k0 += TILE_K) {
-    for (int row = lid; row < TILE_K; row += THREADS) {
-      const int k = k0 + row;
-      const int ci = k % group_in, tap = k / group_in;
-      const int dy = (tap / kernel_w) * dilation_h, dx = (tap % kernel_w) * dilation_w;
-      k_dy[row] = dy;
-      k_dx[row] = dx;
-      k_offset[row] = ci * in_hw + dy * width + dx;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
+  const int steps = (depth + TILE_K - 1) / TILE_K;
+  for (int step = 0; step <= steps; ++step) {
+    if (step < steps) {  // stage step `step` into buffer step & 1
+      const int k0 = step * TILE_K, buf = step & 1;
 #pragma unroll
-    for (int pass = 0; pass < TILE_K / PATCH_ROWS; ++pass) {
-      const int row = lid / TILE_P + pass * PATCH_ROWS;
+      for (int pass = 0; pass < TILE_K / PATCH_ROWS; ++pass) {
+        const int row = first_row + pass * PATCH_ROWS;
+        const int dy = cursor.ky * dilation_h, dx = cursor.kx * dilation_w;
+        const int offset = cursor.ci * in_hw + dy * width + dx;
 #pragma unroll
-      for (int m = 0; m < PATCH_COLS; ++m) {
-        const int iy = iy0[m] + k_dy[row], ix = ix0[m] + k_dx[row];
-        const bool inside = column_valid[m] && k0 + row < depth && iy >= 0 && iy < height && ix >= 0 && ix < width;
-        patch[row][lid % TILE_P + m * THREADS] = inside ? LOAD(x, x_base[m] + k_offset[row]) : 0.0f;
+        for (int m = 0; m < PATCH_COLS; ++m) {
+          const int iy = iy0[m] + dy, ix = ix0[m] + dx;
+          const bool inside = column_valid[m] && cursor.k < depth && iy >= 0 && iy < height && ix >= 0 && ix < width;
+          patch[buf][row][lid % TILE_P + m * THREADS] = inside ? LOAD(x, x_base[m] + offset) : 0.0f;
+        }
+        advance(&cursor, PATCH_ROWS, group_in, kernel_w);
+      }
+#pragma unroll
+      for (int pass = 0; pass < TILE_K / WEIGHT_ROWS; ++pass) {
+        const int row = lid / TILE_C + pass * WEIGHT_ROWS;
+#pragma unroll
+        for (int m = 0; m < WEIGHT_COLS; ++m) {
+          const int col = lid % TILE_C + m * THREADS;
+          const bool inside = c0 + col < group_out && k0 + row < depth;
+          weights[buf][row][col] = inside ? LOAD(w, (k0 + row) * c_out + w_base + col) : 0.0f;
+        }
       }
     }
+    if (step > 0) {  // sum step - 1 from the other buffer
+      const int buf = (step - 1) & 1;
 #pragma unroll
-    for (int pass = 0; pass < TILE_K / WEIGHT_ROWS; ++pass) {
-      const int row = lid / TILE_C + pass * WEIGHT_ROWS;
+      for (int kk = 0; kk < TILE_K; ++kk) {
+        const VEC b = VLOAD(lx, &patch[buf][kk][0]);
+        float a[WORK_C];
+        VSTORE_C(VLOAD_C(ly, &weights[buf][kk][0]), 0, a);
 #pragma unroll
-      for (int m = 0; m < WEIGHT_COLS; ++m) {
-        const int col = lid % TILE_C + m * THREADS;
-        const bool inside = c0 + col < group_out && k0 + row < depth;
-        weights[row][col] = inside ? LOAD(w, (k0 + row) * c_out + w_base + col) : 0.0f;
+        for (int j = 0; j < WORK_C; ++j) acc[j] = fma((VEC)(a[j]), b, acc[j]);
       }
     }
+    // Step `step` is staged for everyone, and nobody reads step - 1's buffer
+    // any more, which the next iteration stages into.
     barrier(CLK_LOCAL_MEM_FENCE);
-#pragma unroll
-    for (int kk = 0; kk < TILE_K; ++kk) {
-      const VEC b = VLOAD(lx, &patch[kk][0]);
-#pragma unroll
-      for (int j = 0; j < WORK_C; ++j) acc[j] = fma((VEC)(weights[kk][ly + j * LY]), b, acc[j]);
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);  // the tiles and the table are rewritten by the next step
   }
 
 #pragma unroll
   for (int j = 0; j < WORK_C; ++j) {
-    const int co = c0 + ly + j * LY;
+    const int co = c0 + ly * WORK_C + j;
     if (co >= group_out) continue;
     const int channel = g * group_out + co;
     const float b = has_bias ? LOAD(bias, channel) : 0.0f;

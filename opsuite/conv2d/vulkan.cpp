@@ -3,8 +3,9 @@
 // the tile as opencl.cpp does for a GPU (a narrow tile for groups of at most
 // 16 output channels; the small one when the wide tiles would make fewer than
 // 128 workgroups, since Vulkan does not say how many compute units there
-// are); every tile has 128 invocations, the least maxComputeWorkGroupInvocations
-// Vulkan guarantees. execute() records one dispatch of a workgroup per tile.
+// are); no tile has more than 128 invocations, the least
+// maxComputeWorkGroupInvocations Vulkan guarantees. execute() records one
+// dispatch of a workgroup per tile.
 #include <vulkan/vulkan.h>
 
 #include <climits>
@@ -23,14 +24,17 @@ extern const KernelOps oprig_conv2d__vulkan;
 
 namespace {
 
-// vulkan.comp's specialisation: tile and register block; local size
-// (tile_p / work_p) x (tile_c / work_c) = 128, a multiple of tile_p.
+// vulkan.comp's specialisation: tile and register block (4 pixels x work_c
+// channels); local size (tile_p / 4) x (tile_c / work_c), a multiple of tile_p.
 struct Tile {
-  uint32_t tile_p, tile_c, work_p, work_c;
+  uint32_t tile_p, tile_c, work_c;
+  uint32_t local_x() const { return tile_p / 4; }
+  uint32_t local_y() const { return tile_c / work_c; }
+  uint32_t shared_bytes() const { return 2 * 16 * (tile_p + tile_c) * 4; }  // two buffers of both tiles
 };
-constexpr Tile kWide{64, 64, 4, 8};
-constexpr Tile kSmall{32, 32, 2, 4};
-constexpr Tile kNarrow{64, 16, 4, 2};
+constexpr Tile kWide{64, 64, 8};    // 128 invocations
+constexpr Tile kSmall{32, 32, 4};   // 64
+constexpr Tile kNarrow{64, 16, 4};  // 64, groups of few output channels
 constexpr uint32_t kMinGroups = 128;
 
 struct PushConstants {
@@ -92,8 +96,9 @@ oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
     k->tile = kWide;
   else k->tile = kSmall;
   const Tile& t = k->tile;
-  const uint32_t constants[7] = {g.dtype == OPRIG_DTYPE_FLOAT_16 ? 1u : 0u, t.tile_p, t.tile_c, t.work_p, t.work_c,
-                                 t.tile_p / t.work_p, t.tile_c / t.work_c};
+  if (t.shared_bytes() > k->pipelines.max_shared_bytes()) return OPRIG_STATUS_UNSUPPORTED;
+  const uint32_t constants[6] = {g.dtype == OPRIG_DTYPE_FLOAT_16 ? 1u : 0u, t.tile_p, t.tile_c, t.work_c,
+                                 t.local_x(), t.local_y()};
   k->pipeline = k->pipelines.pipeline(k->module, constants);
   if (k->pipeline == VK_NULL_HANDLE) return OPRIG_STATUS_BACKEND_ERROR;
   k->prepared = true;
