@@ -9,9 +9,11 @@
 #include <CL/cl.h>
 
 #include <climits>
+#include <cstdlib>
 #include <map>
 #include <new>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/kernel.hpp"
@@ -106,6 +108,12 @@ oprig_status create(const oprig_backend_context* ctx, const oprig_param* params,
   cl_device_type type = CL_DEVICE_TYPE_GPU;
   if (clGetDeviceInfo(k->device, CL_DEVICE_TYPE, sizeof type, &type, nullptr) == CL_SUCCESS)
     k->cpu_device = (type & CL_DEVICE_TYPE_CPU) != 0;
+  // OPRIG_CONV2D_TILES=gpu or cpu takes that tile set whatever the device is
+  // (gpu_test.cpp runs the GPU tiles on PoCL).
+  if (const char* forced = std::getenv("OPRIG_CONV2D_TILES"); forced != nullptr) {
+    if (std::string_view(forced) == "gpu") k->cpu_device = false;
+    if (std::string_view(forced) == "cpu") k->cpu_device = true;
+  }
   if (!conv2d::read_params(params, num_params, &k->params)) {
     delete k;
     return OPRIG_STATUS_INVALID_ARGUMENT;
