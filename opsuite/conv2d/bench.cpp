@@ -163,7 +163,8 @@ const std::vector<float>& input_nchw() {
     const std::vector<float>& nhwc = input();
     std::vector<float> t(nhwc.size());
     for (int64_t c = 0; c < kChannels; ++c)
-      for (int64_t p = 0; p < kSize * kSize; ++p) t[static_cast<size_t>(c * kSize * kSize + p)] = nhwc[static_cast<size_t>(p * kChannels + c)];
+      for (int64_t p = 0; p < kSize * kSize; ++p)
+        t[static_cast<size_t>(c * kSize * kSize + p)] = nhwc[static_cast<size_t>(p * kChannels + c)];
     return t;
   }();
   return v;
@@ -276,8 +277,9 @@ void BM_ClBlastConvgemm(benchmark::State& state) {
       state.SkipWithError(peer.error.c_str());
       return;
     }
-    state.SetIterationTime((profiled_ns(done, CL_PROFILING_COMMAND_END) - profiled_ns(start, CL_PROFILING_COMMAND_START)) * 1e-9);
-    gemm_ns += profiled_ns(done, CL_PROFILING_COMMAND_END) - profiled_ns(done, CL_PROFILING_COMMAND_START);
+    const double end = profiled_ns(done, CL_PROFILING_COMMAND_END);
+    state.SetIterationTime((end - profiled_ns(start, CL_PROFILING_COMMAND_START)) * 1e-9);
+    gemm_ns += end - profiled_ns(done, CL_PROFILING_COMMAND_START);
     clReleaseEvent(start);
     clReleaseEvent(done);
   }

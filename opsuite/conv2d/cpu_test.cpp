@@ -29,7 +29,7 @@ using conv2d_test::oracle;
 using conv2d_test::run_once;
 using conv2d_test::values;
 
-const oprig_implementation_v1& cpu_impl() { return conv2d_test::implementation(OPRIG_BACKEND_CPU); }
+const oprig_implementation_v1& cpu_impl() { return op_test::implementation(OPRIG_BACKEND_CPU); }
 
 const oprig_cpu_isa kIsas[] = {OPRIG_CPU_ISA_SCALAR, OPRIG_CPU_ISA_AVX2, OPRIG_CPU_ISA_AVX512};
 

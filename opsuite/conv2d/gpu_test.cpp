@@ -11,13 +11,11 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
-#include <memory>
 #include <string>
 #include <vector>
 
+#include "common/op_test_support.hpp"
 #include "conv2d/conv_test_support.hpp"
-#include "core/half.hpp"
-#include "registry.hpp"
 
 namespace oprig::harness {
 namespace {
@@ -29,6 +27,8 @@ using conv2d_test::f32;
 using conv2d_test::oracle;
 using conv2d_test::run_once;
 using conv2d_test::values;
+using op_test::f16;
+using op_test::floats_of_f16;
 
 // OPRIG_CONV2D_TILES while one kernel is made (nullptr: the host's choice).
 struct ForcedTiles {
@@ -40,43 +40,24 @@ struct ForcedTiles {
   ForcedTiles& operator=(const ForcedTiles&) = delete;
 };
 
-class Conv2DGpu : public ::testing::TestWithParam<const char*> {
+class Conv2DGpu : public op_test::DeviceTest {
  protected:
-  void SetUp() override {
-    std::string why;
-    backend_ = create_backend(GetParam(), &why);
-    if (backend_ == nullptr) GTEST_SKIP() << GetParam() << " backend unavailable: " << why;
-  }
   // The tile sets to run: opencl's chosen one and, forced, each of its two.
-  std::vector<const char*> tile_sets() const {
-    if (backend_->kind() == OPRIG_BACKEND_OPENCL) return {nullptr, "gpu", "cpu"};
+  std::vector<const char*> tile_sets() {
+    if (backend().kind() == OPRIG_BACKEND_OPENCL) return {nullptr, "gpu", "cpu"};
     return {nullptr};
   }
   HostTensor run(const char* tiles, const Conv& conv, std::vector<HostTensor> inputs,
                  std::vector<int64_t>* shape = nullptr) {
     const ForcedTiles forced(tiles);
-    return run_once(*backend_, conv, std::move(inputs), shape);
+    return run_once(backend(), conv, std::move(inputs), shape);
   }
-
-  std::unique_ptr<Backend> backend_;
 };
 
 Case nchw(std::vector<int64_t> in, std::vector<int64_t> w, bool bias) {
   Case c{std::move(in), std::move(w), {}, bias};
   c.nchw = true;
   return c;
-}
-
-std::vector<float> to_floats(const std::vector<uint16_t>& h) {
-  std::vector<float> f;
-  for (uint16_t v : h) f.push_back(half_to_float(v));
-  return f;
-}
-
-std::vector<uint16_t> to_halves(const std::vector<float>& f) {
-  std::vector<uint16_t> h;
-  for (float v : f) h.push_back(float_to_half(v));
-  return h;
 }
 
 TEST_P(Conv2DGpu, ExactOnSmallIntegersAcrossTilesAndTails) {
@@ -126,11 +107,9 @@ TEST_P(Conv2DGpu, HalfPrecisionWordsSharedAcrossPlanesAndImages) {
     const std::vector<float> x = values(count(c.in), 4, true), w = values(count(c.w), 5, true);
     const std::vector<float> b = values(6, 6, true);
     const std::vector<float> expected = oracle(c, x, w, b);  // |sums| <= 408: exact in fp16
-    const std::vector<HostTensor> inputs = {HostTensor::of(OPRIG_DTYPE_FLOAT_16, c.in, to_halves(x)),
-                                            HostTensor::of(OPRIG_DTYPE_FLOAT_16, c.w, to_halves(w)),
-                                            HostTensor::of(OPRIG_DTYPE_FLOAT_16, {6}, to_halves(b))};
+    const std::vector<HostTensor> inputs = {f16(c.in, x), f16(c.w, w), f16({6}, b)};
     for (const char* tiles : tile_sets())
-      EXPECT_EQ(to_floats(run(tiles, c.conv, inputs).as<uint16_t>()), expected)
+      EXPECT_EQ(floats_of_f16(run(tiles, c.conv, inputs)), expected)
           << GetParam() << " tiles " << (tiles ? tiles : "chosen") << " images " << in[0];
   }
 }
@@ -145,8 +124,7 @@ TEST_P(Conv2DGpu, EmptyBatchGivesAnEmptyOutput) {
   EXPECT_EQ(shape, (std::vector<int64_t>{0, 4, 5, 5}));
 }
 
-INSTANTIATE_TEST_SUITE_P(Backends, Conv2DGpu, ::testing::Values("opencl", "vulkan"),
-                         [](const ::testing::TestParamInfo<const char*>& info) { return std::string(info.param); });
+INSTANTIATE_TEST_SUITE_P(Backends, Conv2DGpu, ::testing::Values("opencl", "vulkan"), op_test::backend_name);
 
 }  // namespace
 }  // namespace oprig::harness

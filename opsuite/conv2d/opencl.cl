@@ -1,7 +1,7 @@
 // Conv2D for the opencl backend, NCHW activations (the spec's GPU layout),
 // weights [kernel_height, kernel_width, channel_in / group, channel_out],
 // optional bias; FLOAT_32, or FLOAT_16 stored as half and computed in fp32
-// (OPRIG_F16: vload_half, one rounding by vstore_half_rte at the end).
+// (OPRIG_STORAGE_F16, common/opencl/float_storage.cl).
 //
 // An implicit GEMM per group, never writing an im2col matrix: for group g,
 // out[co, p] = sum over k of w[k, co] * patch[k, p], where p runs over the
@@ -67,16 +67,6 @@
 #error "WORK_P and WORK_C are vector widths: 2, 4, 8 or 16"
 #endif
 
-#ifdef OPRIG_F16
-#define STORAGE half
-#define LOAD(p, i) vload_half((i), (p))
-#define STORE(p, i, v) vstore_half_rte((v), (i), (p))
-#else
-#define STORAGE float
-#define LOAD(p, i) ((p)[i])
-#define STORE(p, i, v) ((p)[i] = (v))
-#endif
-
 // The place in k of the patch rows a work-item gathers: the next row's k and
 // its (ci, kx, ky), advanced by the fixed stride of its rows.
 typedef struct {
@@ -96,7 +86,8 @@ inline void advance(Cursor* c, const int by, const int group_in, const int kerne
 }
 
 kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void conv2d_nchw(
-    global const STORAGE* x, global const STORAGE* w, global const STORAGE* bias, global STORAGE* y,
+    global const OPRIG_STORAGE_T* x, global const OPRIG_STORAGE_T* w, global const OPRIG_STORAGE_T* bias,
+    global OPRIG_STORAGE_T* y,
     const int has_bias, const int pixels, const int out_hw, const int out_w, const int height, const int width,
     const int c_in, const int group_in, const int c_out, const int group_out, const int kernel_w, const int depth,
     const int stride_h, const int stride_w, const int dilation_h, const int dilation_w, const int pad_top,
@@ -146,7 +137,8 @@ kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void conv2d_nchw(
         for (int m = 0; m < PATCH_COLS; ++m) {
           const int iy = iy0[m] + dy, ix = ix0[m] + dx;
           const bool inside = column_valid[m] && cursor.k < depth && iy >= 0 && iy < height && ix >= 0 && ix < width;
-          patch[buf][row][lid % TILE_P + m * THREADS] = inside ? LOAD(x, x_base[m] + offset) : 0.0f;
+          const float v = inside ? OPRIG_STORAGE_LOAD(x, x_base[m] + offset) : 0.0f;
+          patch[buf][row][lid % TILE_P + m * THREADS] = v;
         }
         advance(&cursor, PATCH_ROWS, group_in, kernel_w);
       }
@@ -157,7 +149,7 @@ kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void conv2d_nchw(
         for (int m = 0; m < WEIGHT_COLS; ++m) {
           const int col = lid % TILE_C + m * THREADS;
           const bool inside = c0 + col < group_out && k0 + row < depth;
-          weights[buf][row][col] = inside ? LOAD(w, (k0 + row) * c_out + w_base + col) : 0.0f;
+          weights[buf][row][col] = inside ? OPRIG_STORAGE_LOAD(w, (k0 + row) * c_out + w_base + col) : 0.0f;
         }
       }
     }
@@ -182,7 +174,7 @@ kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void conv2d_nchw(
     const int co = c0 + ly * WORK_C + j;
     if (co >= group_out) continue;
     const int channel = g * group_out + co;
-    const float b = has_bias ? LOAD(bias, channel) : 0.0f;
+    const float b = has_bias ? OPRIG_STORAGE_LOAD(bias, channel) : 0.0f;
     float sums[WORK_P];
     VSTORE(acc[j], 0, sums);
 #pragma unroll
@@ -190,7 +182,7 @@ kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void conv2d_nchw(
       const int p = p0 + lx * WORK_P + i;
       if (p >= pixels) continue;
       const int n = p / out_hw;
-      STORE(y, (n * c_out + channel) * out_hw + (p - n * out_hw), sums[i] + b);
+      OPRIG_STORAGE_STORE(y, (n * c_out + channel) * out_hw + (p - n * out_hw), sums[i] + b);
     }
   }
 }

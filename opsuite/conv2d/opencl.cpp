@@ -67,7 +67,7 @@ std::string build_options(const Tile& t, bool half) {
   std::string o = "-cl-std=CL1.2 -D TILE_P=" + std::to_string(t.tile_p) + " -D TILE_C=" + std::to_string(t.tile_c) +
                   " -D TILE_K=" + std::to_string(t.tile_k) + " -D WORK_P=" + std::to_string(t.work_p) +
                   " -D WORK_C=" + std::to_string(t.work_c);
-  return half ? o + " -D OPRIG_F16=1" : o;
+  return half ? o + " -D OPRIG_STORAGE_F16=1" : o;
 }
 
 // The instance's kernel for tile `t` and the data type, or nullptr when the

@@ -29,7 +29,7 @@ using depthwise_test::run_once;
 using depthwise_test::values;
 using depthwise_test::Window;
 
-const oprig_implementation_v1& cpu_impl() { return depthwise_test::implementation(OPRIG_BACKEND_CPU); }
+const oprig_implementation_v1& cpu_impl() { return op_test::implementation(OPRIG_BACKEND_CPU); }
 
 const oprig_cpu_isa kIsas[] = {OPRIG_CPU_ISA_SCALAR, OPRIG_CPU_ISA_AVX2, OPRIG_CPU_ISA_AVX512};
 

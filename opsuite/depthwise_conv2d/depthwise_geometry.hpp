@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "common/float_operands.hpp"
 #include "common/kernel.hpp"
 
 namespace oprig::opsuite::depthwise {
@@ -47,19 +48,14 @@ struct Geometry {
 inline oprig_status plan(const Params& p, const oprig_tensor* inputs, size_t num_inputs, oprig_tensor* outputs,
                          size_t num_outputs, Geometry* g) {
   *g = Geometry{};
-  if (num_inputs < 2 || num_inputs > 3 || num_outputs != 1 || inputs == nullptr || outputs == nullptr)
-    return OPRIG_STATUS_INVALID_ARGUMENT;
+  FloatOperands operands;
+  const oprig_status st = check_float_operands(inputs, num_inputs, outputs, num_outputs, &operands);
+  if (st != OPRIG_STATUS_OK) return st;
   const oprig_tensor& in = inputs[0];
   const oprig_tensor& w = inputs[1];
-  const bool has_bias = num_inputs == 3 && inputs[2].dtype != OPRIG_DTYPE_INVALID;
-  const uint32_t dtype = in.dtype;
-  if (dtype != OPRIG_DTYPE_FLOAT_32 && dtype != OPRIG_DTYPE_FLOAT_16) return OPRIG_STATUS_UNSUPPORTED;
-  if (w.dtype != dtype || outputs[0].dtype != dtype || (has_bias && inputs[2].dtype != dtype))
-    return OPRIG_STATUS_INVALID_ARGUMENT;
-  if (in.scale != 0 || w.scale != 0 || outputs[0].scale != 0) return OPRIG_STATUS_UNSUPPORTED;
-  if (in.rank != 4 || w.rank != 4) return OPRIG_STATUS_INVALID_ARGUMENT;
+  const bool has_bias = operands.has_bias;
   Geometry r;
-  r.dtype = static_cast<oprig_dtype>(dtype);
+  r.dtype = operands.dtype;
   r.has_bias = has_bias;
   r.batch = in.dims[0];
   r.height = in.dims[1];

@@ -1,19 +1,21 @@
-// What the DepthwiseConv2D kernel tests (cpu_test.cpp, gpu_test.cpp) share:
-// the parameters by spec name, one run through the package ABI on any
-// backend, test data, and the independent oracle: an int64 loop over the
-// window on small integers, exact in any order of summation.
+// What the DepthwiseConv2D kernel tests (cpu_test.cpp, gpu_test.cpp) share
+// beyond common/op_test_support.hpp: the parameters by spec name, one run on
+// any backend, and the independent oracle: an int64 loop over the window on
+// small integers, exact in any order of summation.
 #pragma once
 
 #include <cstdint>
-#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "backend.hpp"
-#include "runner/kernel_session.hpp"
+#include "common/op_test_support.hpp"
 
 namespace oprig::harness::depthwise_test {
+
+using op_test::count;
+using op_test::f32;
+using op_test::values;
 
 struct Window {
   int64_t stride_h = 1, stride_w = 1, dilation_h = 1, dilation_w = 1;
@@ -26,45 +28,9 @@ struct Window {
   }
 };
 
-inline const oprig_implementation_v1& implementation(oprig_backend_kind kind) {
-  std::string why;
-  const oprig_implementation_v1* impl = opsuite_implementation(kind, &why);
-  if (impl == nullptr) throw std::runtime_error(why);
-  return *impl;
-}
-
 inline HostTensor run_once(Backend& backend, const Window& window, std::vector<HostTensor> inputs,
                            std::vector<int64_t>* shape = nullptr) {
-  oprig_tensor out{};
-  out.dtype = inputs[0].dtype;
-  KernelSession s(backend, implementation(backend.kind()), "DepthwiseConv2D", window.params(), std::move(inputs),
-                  {out});
-  if (!s.ok()) throw std::runtime_error(s.error());
-  if (s.run() != OPRIG_STATUS_OK) throw std::runtime_error("execute failed");
-  if (shape != nullptr) shape->assign(s.outputs()[0].dims, s.outputs()[0].dims + s.outputs()[0].rank);
-  return s.output(0);
-}
-
-inline HostTensor f32(std::vector<int64_t> shape, const std::vector<float>& v) {
-  return HostTensor::of(OPRIG_DTYPE_FLOAT_32, std::move(shape), v);
-}
-
-inline size_t count(const std::vector<int64_t>& shape) {
-  size_t n = 1;
-  for (int64_t d : shape) n *= static_cast<size_t>(d);
-  return n;
-}
-
-// Small integers in [-3, 3] (exact sums), or values in [-1, 1].
-inline std::vector<float> values(size_t n, uint32_t seed, bool small_ints) {
-  std::vector<float> v(n);
-  uint32_t x = seed * 2654435761u + 13;
-  for (float& e : v) {
-    x = x * 1664525u + 1013904223u;
-    e = small_ints ? static_cast<float>(static_cast<int>((x >> 8) % 7) - 3)
-                   : static_cast<float>((x >> 8) % 20001) / 10000.0f - 1.0f;
-  }
-  return v;
+  return op_test::run_op(backend, "DepthwiseConv2D", window.params(), std::move(inputs), shape);
 }
 
 struct Case {

@@ -9,13 +9,10 @@
 // summation. Each test skips where its backend is absent.
 #include <gtest/gtest.h>
 
-#include <memory>
-#include <string>
 #include <vector>
 
-#include "core/half.hpp"
+#include "common/op_test_support.hpp"
 #include "depthwise_conv2d/depthwise_test_support.hpp"
-#include "registry.hpp"
 
 namespace oprig::harness {
 namespace {
@@ -27,16 +24,10 @@ using depthwise_test::oracle;
 using depthwise_test::run_once;
 using depthwise_test::values;
 using depthwise_test::Window;
+using op_test::f16;
+using op_test::floats_of_f16;
 
-class DepthwiseConv2DGpu : public ::testing::TestWithParam<const char*> {
- protected:
-  void SetUp() override {
-    std::string why;
-    backend_ = create_backend(GetParam(), &why);
-    if (backend_ == nullptr) GTEST_SKIP() << GetParam() << " backend unavailable: " << why;
-  }
-  std::unique_ptr<Backend> backend_;
-};
+class DepthwiseConv2DGpu : public op_test::DeviceTest {};
 
 Window padded(int64_t pad) {
   Window w;
@@ -67,7 +58,7 @@ TEST_P(DepthwiseConv2DGpu, ExactOnSmallIntegersAcrossTilesBlocksAndPaths) {
     const std::vector<float> b = values(static_cast<size_t>(c.w[3]), 3, true);
     std::vector<HostTensor> inputs = {f32(c.in, x), f32(c.w, w)};
     if (c.bias) inputs.push_back(f32({c.w[3]}, b));
-    EXPECT_EQ(run_once(*backend_, c.window, inputs).as<float>(), oracle(c, x, w, b))
+    EXPECT_EQ(run_once(backend(), c.window, inputs).as<float>(), oracle(c, x, w, b))
         << GetParam() << " input " << c.in[0] << "x" << c.in[1] << "x" << c.in[2] << "x" << c.in[3] << " -> "
         << c.w[3];
   }
@@ -80,32 +71,20 @@ TEST_P(DepthwiseConv2DGpu, HalfPrecisionWordsSharedByNeighbours) {
                         Case{{2, 6, 7, 8}, {2, 2, 1, 16}, padded(1), true}}) {
     const std::vector<float> x = values(count(c.in), 4, true), w = values(count(c.w), 5, true);
     const std::vector<float> b = values(static_cast<size_t>(c.w[3]), 6, true);
-    auto halves = [](const std::vector<float>& f) {
-      std::vector<uint16_t> h;
-      for (float v : f) h.push_back(float_to_half(v));
-      return h;
-    };
-    const std::vector<uint16_t> y =
-        run_once(*backend_, c.window,
-                 {HostTensor::of(OPRIG_DTYPE_FLOAT_16, c.in, halves(x)), HostTensor::of(OPRIG_DTYPE_FLOAT_16, c.w, halves(w)),
-                  HostTensor::of(OPRIG_DTYPE_FLOAT_16, {c.w[3]}, halves(b))})
-            .as<uint16_t>();
-    std::vector<float> got;
-    for (uint16_t h : y) got.push_back(half_to_float(h));
-    EXPECT_EQ(got, oracle(c, x, w, b)) << GetParam() << " output channels " << c.w[3];  // |sums| <= 39: exact
+    const HostTensor y = run_once(backend(), c.window, {f16(c.in, x), f16(c.w, w), f16({c.w[3]}, b)});
+    EXPECT_EQ(floats_of_f16(y), oracle(c, x, w, b)) << GetParam() << " output channels " << c.w[3];  // |sums| <= 39: exact
   }
 }
 
 TEST_P(DepthwiseConv2DGpu, EmptyBatchGivesAnEmptyOutput) {
   std::vector<int64_t> shape;
-  EXPECT_TRUE(run_once(*backend_, padded(1), {f32({0, 4, 4, 8}, {}), f32({3, 3, 1, 8}, values(72, 7, true))}, &shape)
+  EXPECT_TRUE(run_once(backend(), padded(1), {f32({0, 4, 4, 8}, {}), f32({3, 3, 1, 8}, values(72, 7, true))}, &shape)
                   .as<float>()
                   .empty());
   EXPECT_EQ(shape, (std::vector<int64_t>{0, 4, 4, 8}));
 }
 
-INSTANTIATE_TEST_SUITE_P(Backends, DepthwiseConv2DGpu, ::testing::Values("opencl", "vulkan"),
-                         [](const ::testing::TestParamInfo<const char*>& info) { return std::string(info.param); });
+INSTANTIATE_TEST_SUITE_P(Backends, DepthwiseConv2DGpu, ::testing::Values("opencl", "vulkan"), op_test::backend_name);
 
 }  // namespace
 }  // namespace oprig::harness

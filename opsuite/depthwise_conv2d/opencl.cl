@@ -1,8 +1,8 @@
 // DepthwiseConv2D for the opencl backend: NHWC activations, weights
 // [kernel_height, kernel_width, 1, channels * multiplier], optional bias;
-// FLOAT_32, or FLOAT_16 stored as half and computed in fp32 (OPRIG_F16:
-// vload_half, one rounding by vstore_half_rte at the end). Output channel o
-// reads input channel o / multiplier.
+// FLOAT_32, or FLOAT_16 stored as half and computed in fp32
+// (OPRIG_STORAGE_F16, common/opencl/float_storage.cl). Output channel o reads
+// input channel o / multiplier.
 //
 // Bound by memory, so one pass over it: a work-group owns a tile_h x tile_w
 // tile of output pixels of one image and a block of `block` input channels
@@ -29,18 +29,9 @@
 #define PATCH_FLOATS 4096
 #endif
 
-#ifdef OPRIG_F16
-#define STORAGE half
-#define LOAD(p, i) vload_half((i), (p))
-#define STORE(p, i, v) vstore_half_rte((v), (i), (p))
-#else
-#define STORAGE float
-#define LOAD(p, i) ((p)[i])
-#define STORE(p, i, v) ((p)[i] = (v))
-#endif
-
 kernel __attribute__((reqd_work_group_size(LANES, ROWS, 1))) void depthwise_nhwc(
-    global const STORAGE* x, global const STORAGE* w, global const STORAGE* bias, global STORAGE* y,
+    global const OPRIG_STORAGE_T* x, global const OPRIG_STORAGE_T* w, global const OPRIG_STORAGE_T* bias,
+    global OPRIG_STORAGE_T* y,
     const int has_bias, const int height, const int width, const int channels, const int multiplier,
     const int out_h, const int out_w, const int kernel_h, const int kernel_w, const int stride_h, const int stride_w,
     const int dilation_h, const int dilation_w, const int pad_top, const int pad_left, const int tile_h,
@@ -61,7 +52,7 @@ kernel __attribute__((reqd_work_group_size(LANES, ROWS, 1))) void depthwise_nhwc
       const bool inside = iy >= 0 && iy < height && ix >= 0 && ix < width;
       const int src = ((n * height + iy) * width + ix) * channels + c0;
       for (int c = lane; c < block; c += LANES)
-        patch[at * block + c] = inside && c < block_channels ? LOAD(x, src + c) : 0.0f;
+        patch[at * block + c] = inside && c < block_channels ? OPRIG_STORAGE_LOAD(x, src + c) : 0.0f;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
   }
@@ -78,13 +69,13 @@ kernel __attribute__((reqd_work_group_size(LANES, ROWS, 1))) void depthwise_nhwc
   for (int o = lane; o < block_outputs; o += LANES) {
     const int c = o / multiplier;
     const int channel_out = c0 * multiplier + o;
-    const float b = has_bias ? LOAD(bias, channel_out) : 0.0f;
+    const float b = has_bias ? OPRIG_STORAGE_LOAD(bias, channel_out) : 0.0f;
     float acc[MAX_PIXELS];
 #pragma unroll
     for (int i = 0; i < MAX_PIXELS; ++i) acc[i] = b;
     for (int ky = 0; ky < kernel_h; ++ky)
       for (int kx = 0; kx < kernel_w; ++kx) {
-        const float wv = LOAD(w, (ky * kernel_w + kx) * c_out + channel_out);
+        const float wv = OPRIG_STORAGE_LOAD(w, (ky * kernel_w + kx) * c_out + channel_out);
         const int tap = ky * dilation_h * patch_w + kx * dilation_w;
         if (staged) {
 #pragma unroll
@@ -95,7 +86,7 @@ kernel __attribute__((reqd_work_group_size(LANES, ROWS, 1))) void depthwise_nhwc
             const int py = (origin[i] + tap) / patch_w, px = (origin[i] + tap) - py * patch_w;
             const int iy = iy0 + py, ix = ix0 + px;
             if (iy >= 0 && iy < height && ix >= 0 && ix < width)
-              acc[i] = fma(LOAD(x, ((n * height + iy) * width + ix) * channels + c0 + c), wv, acc[i]);
+              acc[i] = fma(OPRIG_STORAGE_LOAD(x, ((n * height + iy) * width + ix) * channels + c0 + c), wv, acc[i]);
           }
         }
       }
@@ -104,7 +95,8 @@ kernel __attribute__((reqd_work_group_size(LANES, ROWS, 1))) void depthwise_nhwc
       if (i >= count) break;
       const int q = row + i * ROWS;
       const int oy = oy0 + q / tile_w, ox = ox0 + q % tile_w;
-      if (oy < out_h && ox < out_w) STORE(y, ((n * out_h + oy) * out_w + ox) * c_out + channel_out, acc[i]);
+      if (oy < out_h && ox < out_w)
+        OPRIG_STORAGE_STORE(y, ((n * out_h + oy) * out_w + ox) * c_out + channel_out, acc[i]);
     }
   }
 }

@@ -67,7 +67,7 @@ oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   cl_kernel& kernel = half ? k->f16 : k->f32;
   if (kernel == nullptr) {
     const std::string options = "-cl-std=CL1.2 -D PATCH_FLOATS=" + std::to_string(depthwise::kPatchFloats) +
-                                (half ? " -D OPRIG_F16=1" : "");
+                                (half ? " -D OPRIG_STORAGE_F16=1" : "");
     cl_program program = cached_program(k->context, k->device, depthwise_conv2d_opencl_source,
                                         depthwise_conv2d_opencl_source_size, options, "DepthwiseConv2D");
     if (program == nullptr) return OPRIG_STATUS_BACKEND_ERROR;

@@ -67,7 +67,8 @@ void main() {
       int iy = iy0 + int(py), ix = ix0 + int(px);
       bool inside = iy >= 0 && iy < int(p.height) && ix >= 0 && ix < int(p.width);
       uint src = inside ? ((n * p.height + uint(iy)) * p.width + uint(ix)) * p.channels + c0 : 0u;
-      for (uint c = lane; c < p.block; c += kLanes) tile_x[at * p.block + c] = inside && c < block_channels ? load_x(src + c) : 0.0;
+      for (uint c = lane; c < p.block; c += kLanes)
+        tile_x[at * p.block + c] = inside && c < block_channels ? load_x(src + c) : 0.0;
     }
   }
   barrier();  // uniform: every invocation reaches it, staged or not
@@ -98,8 +99,10 @@ void main() {
             }
             uint py = (origin[i] + tap) / p.patch_w, px = (origin[i] + tap) % p.patch_w;
             int iy = iy0 + int(py), ix = ix0 + int(px);
-            if (iy >= 0 && iy < int(p.height) && ix >= 0 && ix < int(p.width))
-              acc[s * kMaxPixels + i] += load_x(((n * p.height + uint(iy)) * p.width + uint(ix)) * p.channels + c0 + c) * wv;
+            if (iy >= 0 && iy < int(p.height) && ix >= 0 && ix < int(p.width)) {
+              uint at = ((n * p.height + uint(iy)) * p.width + uint(ix)) * p.channels + c0 + c;
+              acc[s * kMaxPixels + i] += load_x(at) * wv;
+            }
           }
         }
     }
