@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "common/float_operands.hpp"
+#include "common/conv_operands.hpp"
 #include "common/kernel.hpp"
 
 namespace oprig::opsuite::conv2d {
@@ -24,22 +24,13 @@ struct Params {
 
 // false when a parameter is malformed (create() answers INVALID_ARGUMENT).
 inline bool read_params(const oprig_param* params, size_t num_params, Params* p) {
-  auto list = [&](const char* name, int64_t* dst, size_t n) {
-    const auto v = int_list_param(params, num_params, name);
-    if (!v) return true;  // the spec's default
-    if (v->size() != n) return false;
-    std::copy(v->begin(), v->end(), dst);
-    return true;
-  };
-  if (!list("stride", p->stride, 2) || !list("dilation", p->dilation, 2) || !list("pad_amount", p->pads, 4))
-    return false;
+  if (!read_window_params(params, num_params, p->stride, p->dilation, p->pads)) return false;
   p->group = static_cast<int64_t>(scalar_param(params, num_params, "group").value_or(1));
   const std::optional<int> mode =
       enum_param(params, num_params, "padding", {"EXPLICIT", "SAME_UPPER", "SAME_LOWER", "VALID"});
   if (mode && *mode < 0) return false;
   p->padding = static_cast<Padding>(mode.value_or(0));
-  return p->stride[0] >= 1 && p->stride[1] >= 1 && p->dilation[0] >= 1 && p->dilation[1] >= 1 && p->group >= 1 &&
-         std::all_of(p->pads, p->pads + 4, [](int64_t v) { return v >= 0; });
+  return p->group >= 1;
 }
 
 // Output size and padding before along one axis; false when the window does not fit.

@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/conv_operands.hpp"
 #include "common/kernel.hpp"
 #include "common/opencl_program.hpp"
 #include "conv2d/conv_geometry.hpp"
@@ -155,19 +156,17 @@ oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
 
 oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t num_inputs, const oprig_tensor* outputs,
                      size_t num_outputs, oprig_execute_info* info) {
-  if (info == nullptr || inputs == nullptr || outputs == nullptr || num_inputs < 2 || num_outputs != 1)
-    return OPRIG_STATUS_INVALID_ARGUMENT;
+  if (info == nullptr || num_outputs != 1) return OPRIG_STATUS_INVALID_ARGUMENT;
   info->cl_first_event = nullptr;
   info->cl_last_event = nullptr;
   auto* k = from_handle<Conv2DOpenCL>(handle);
   if (!k->prepared) return OPRIG_STATUS_INVALID_ARGUMENT;
   const conv2d::Geometry& g = k->g;
   if (g.output_elements() == 0) return OPRIG_STATUS_OK;
-  if (g.has_bias && (num_inputs < 3 || inputs[2].data == nullptr)) return OPRIG_STATUS_INVALID_ARGUMENT;
-  const cl_mem x = static_cast<cl_mem>(inputs[0].data), w = static_cast<cl_mem>(inputs[1].data);
-  const cl_mem y = static_cast<cl_mem>(outputs[0].data);
-  if (x == nullptr || w == nullptr || y == nullptr) return OPRIG_STATUS_INVALID_ARGUMENT;
-  const cl_mem bias = g.has_bias ? static_cast<cl_mem>(inputs[2].data) : w;  // never read without a bias
+  oprig_tensor bound[4];
+  if (!bound_operands(inputs, num_inputs, outputs, g.has_bias, bound)) return OPRIG_STATUS_INVALID_ARGUMENT;
+  const cl_mem x = static_cast<cl_mem>(bound[0].data), w = static_cast<cl_mem>(bound[1].data);
+  const cl_mem bias = static_cast<cl_mem>(bound[2].data), y = static_cast<cl_mem>(bound[3].data);
   auto i32 = [](int64_t v) { return static_cast<cl_int>(v); };
   const conv2d::Params& p = k->params;
   if (!set_kernel_args(k->kernel, x, w, bias, y, i32(g.has_bias), i32(g.pixels()), i32(g.out_h * g.out_w),

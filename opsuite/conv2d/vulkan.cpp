@@ -13,6 +13,7 @@
 #include <new>
 #include <span>
 
+#include "common/conv_operands.hpp"
 #include "common/kernel.hpp"
 #include "common/vulkan_pipeline.hpp"
 #include "conv2d/conv_geometry.hpp"
@@ -107,14 +108,13 @@ oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
 
 oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t num_inputs, const oprig_tensor* outputs,
                      size_t num_outputs, oprig_execute_info* info) {
-  if (inputs == nullptr || outputs == nullptr || info == nullptr || num_inputs < 2 || num_outputs != 1 ||
-      info->vk_command_buffer == nullptr)
-    return OPRIG_STATUS_INVALID_ARGUMENT;
+  if (info == nullptr || info->vk_command_buffer == nullptr || num_outputs != 1) return OPRIG_STATUS_INVALID_ARGUMENT;
   auto* k = from_handle<Conv2DVulkan>(handle);
   if (!k->prepared) return OPRIG_STATUS_INVALID_ARGUMENT;
   const conv2d::Geometry& g = k->g;
   if (g.output_elements() == 0) return OPRIG_STATUS_OK;
-  if (g.has_bias && num_inputs < 3) return OPRIG_STATUS_INVALID_ARGUMENT;
+  oprig_tensor tensors[4];
+  if (!bound_operands(inputs, num_inputs, outputs, g.has_bias, tensors)) return OPRIG_STATUS_INVALID_ARGUMENT;
   const conv2d::Params& p = k->params;
   auto u32 = [](int64_t v) { return static_cast<uint32_t>(v); };
   const PushConstants push{g.has_bias ? 1u : 0u, u32(g.pixels()), u32(g.out_h * g.out_w), u32(g.out_w),
@@ -122,8 +122,6 @@ oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
                            u32(g.group_out), u32(g.kw), u32(g.depth()), u32(p.stride[0]), u32(p.stride[1]),
                            u32(p.dilation[0]), u32(p.dilation[1]), static_cast<int32_t>(g.pad_top),
                            static_cast<int32_t>(g.pad_left)};
-  // Without a bias the weights stand in for it (never read).
-  const oprig_tensor tensors[4] = {inputs[0], inputs[1], g.has_bias ? inputs[2] : inputs[1], outputs[0]};
   const Tile& t = k->tile;
   return k->pipelines.record_groups(static_cast<VkCommandBuffer>(info->vk_command_buffer), k->pipeline, tensors,
                                     &push, sizeof push, groups_along(g.pixels(), t.tile_p),

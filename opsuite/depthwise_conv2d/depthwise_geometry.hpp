@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "common/float_operands.hpp"
+#include "common/conv_operands.hpp"
 #include "common/kernel.hpp"
 
 namespace oprig::opsuite::depthwise {
@@ -18,17 +18,7 @@ struct Params {
 
 // false when a parameter is malformed (create() answers INVALID_ARGUMENT).
 inline bool read_params(const oprig_param* params, size_t num_params, Params* p) {
-  auto list = [&](const char* name, int64_t* dst, size_t n) {
-    const auto v = int_list_param(params, num_params, name);
-    if (!v) return true;  // the spec's default
-    if (v->size() != n) return false;
-    std::copy(v->begin(), v->end(), dst);
-    return true;
-  };
-  if (!list("stride", p->stride, 2) || !list("dilation", p->dilation, 2) || !list("pad_amount", p->pads, 4))
-    return false;
-  return p->stride[0] >= 1 && p->stride[1] >= 1 && p->dilation[0] >= 1 && p->dilation[1] >= 1 &&
-         std::all_of(p->pads, p->pads + 4, [](int64_t v) { return v >= 0; });
+  return read_window_params(params, num_params, p->stride, p->dilation, p->pads);
 }
 
 // One prepared depthwise convolution.

@@ -9,6 +9,7 @@
 #include <new>
 #include <span>
 
+#include "common/conv_operands.hpp"
 #include "common/kernel.hpp"
 #include "common/vulkan_pipeline.hpp"
 #include "depthwise_conv2d/device_tile.hpp"
@@ -82,14 +83,13 @@ oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
 
 oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t num_inputs, const oprig_tensor* outputs,
                      size_t num_outputs, oprig_execute_info* info) {
-  if (inputs == nullptr || outputs == nullptr || info == nullptr || num_inputs < 2 || num_outputs != 1 ||
-      info->vk_command_buffer == nullptr)
-    return OPRIG_STATUS_INVALID_ARGUMENT;
+  if (info == nullptr || info->vk_command_buffer == nullptr || num_outputs != 1) return OPRIG_STATUS_INVALID_ARGUMENT;
   auto* k = from_handle<DepthwiseVulkan>(handle);
   if (!k->prepared) return OPRIG_STATUS_INVALID_ARGUMENT;
   const depthwise::Geometry& g = k->g;
   if (g.output_elements() == 0) return OPRIG_STATUS_OK;
-  if (g.has_bias && num_inputs < 3) return OPRIG_STATUS_INVALID_ARGUMENT;
+  oprig_tensor tensors[4];
+  if (!bound_operands(inputs, num_inputs, outputs, g.has_bias, tensors)) return OPRIG_STATUS_INVALID_ARGUMENT;
   const depthwise::Params& p = k->params;
   const depthwise::DeviceTile& t = k->tile;
   auto u32 = [](int64_t v) { return static_cast<uint32_t>(v); };
@@ -98,8 +98,6 @@ oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
                            u32(p.dilation[0]), u32(p.dilation[1]), static_cast<int32_t>(p.pads[0]),
                            static_cast<int32_t>(p.pads[2]), u32(t.tile_h), u32(t.tile_w), u32(t.tiles_x),
                            u32(t.block), u32(t.patch_h), u32(t.patch_w), t.staged ? 1u : 0u};
-  // Without a bias the weights stand in for it (never read).
-  const oprig_tensor tensors[4] = {inputs[0], inputs[1], g.has_bias ? inputs[2] : inputs[1], outputs[0]};
   return k->pipelines.record_groups(static_cast<VkCommandBuffer>(info->vk_command_buffer), k->pipeline, tensors,
                                     &push, sizeof push, u32(t.blocks), u32(t.tiles), u32(g.batch));
 }
