@@ -51,22 +51,29 @@ kernel __attribute__((reqd_work_group_size(LANES, ROWS, 1))) void depthwise_nhwc
       const int iy = iy0 + py, ix = ix0 + px;
       const bool inside = iy >= 0 && iy < height && ix >= 0 && ix < width;
       const int src = ((n * height + iy) * width + ix) * channels + c0;
-      for (int c = lane; c < block; c += LANES)
-        patch[at * block + c] = inside && c < block_channels ? OPRIG_STORAGE_LOAD(x, src + c) : 0.0f;
+      for (int first = 0; first < block; first += LANES) {
+        const int c = first + lane;
+        if (c < block) patch[at * block + c] = inside && c < block_channels ? OPRIG_STORAGE_LOAD(x, src + c) : 0.0f;
+      }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 
-  // This work-item's pixels of the tile, as offsets into the patch.
-  const int tile_pixels = tile_h * tile_w;
+  // This work-item's pixels of the tile (row, row + ROWS, ...), as offsets
+  // into the patch. Loops over them unroll, so the sums stay in registers.
+  const int count = clamp((tile_h * tile_w - row + ROWS - 1) / ROWS, 0, MAX_PIXELS);
   int origin[MAX_PIXELS];
-  int count = 0;
-  for (int q = row; q < tile_pixels && count < MAX_PIXELS; q += ROWS, ++count) {
-    const int ty = q / tile_w, tx = q - ty * tile_w;
-    origin[count] = ty * stride_h * patch_w + tx * stride_w;
+#pragma unroll
+  for (int i = 0; i < MAX_PIXELS; ++i) {
+    const int q = row + i * ROWS, ty = q / tile_w;
+    origin[i] = ty * stride_h * patch_w + (q - ty * tile_w) * stride_w;
   }
+  // Every lane runs the same number of passes (a uniform loop vectorises on
+  // CPU drivers); lanes past the block's outputs compute and store nothing.
   const int block_outputs = block_channels * multiplier;
-  for (int o = lane; o < block_outputs; o += LANES) {
+  for (int first = 0; first < block_outputs; first += LANES) {
+    const bool active = first + lane < block_outputs;
+    const int o = active ? first + lane : 0;
     const int c = o / multiplier;
     const int channel_out = c0 * multiplier + o;
     const float b = has_bias ? OPRIG_STORAGE_LOAD(bias, channel_out) : 0.0f;
@@ -77,19 +84,20 @@ kernel __attribute__((reqd_work_group_size(LANES, ROWS, 1))) void depthwise_nhwc
       for (int kx = 0; kx < kernel_w; ++kx) {
         const float wv = OPRIG_STORAGE_LOAD(w, (ky * kernel_w + kx) * c_out + channel_out);
         const int tap = ky * dilation_h * patch_w + kx * dilation_w;
-        if (staged) {
 #pragma unroll
-          for (int i = 0; i < MAX_PIXELS; ++i)
-            if (i < count) acc[i] = fma(patch[(origin[i] + tap) * block + c], wv, acc[i]);
-        } else {
-          for (int i = 0; i < count; ++i) {
-            const int py = (origin[i] + tap) / patch_w, px = (origin[i] + tap) - py * patch_w;
-            const int iy = iy0 + py, ix = ix0 + px;
-            if (iy >= 0 && iy < height && ix >= 0 && ix < width)
-              acc[i] = fma(OPRIG_STORAGE_LOAD(x, ((n * height + iy) * width + ix) * channels + c0 + c), wv, acc[i]);
+        for (int i = 0; i < MAX_PIXELS; ++i) {
+          if (i >= count) break;
+          if (staged) {
+            acc[i] = fma(patch[(origin[i] + tap) * block + c], wv, acc[i]);
+            continue;
           }
+          const int py = (origin[i] + tap) / patch_w, px = (origin[i] + tap) - py * patch_w;
+          const int iy = iy0 + py, ix = ix0 + px;
+          if (iy >= 0 && iy < height && ix >= 0 && ix < width)
+            acc[i] = fma(OPRIG_STORAGE_LOAD(x, ((n * height + iy) * width + ix) * channels + c0 + c), wv, acc[i]);
         }
       }
+    if (!active) continue;
 #pragma unroll
     for (int i = 0; i < MAX_PIXELS; ++i) {
       if (i >= count) break;

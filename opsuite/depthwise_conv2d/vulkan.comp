@@ -1,4 +1,5 @@
 #version 450
+#extension GL_EXT_control_flow_attributes : require
 // DepthwiseConv2D, vulkan: NHWC activations, weights [kernel_height,
 // kernel_width, 1, channels * multiplier], optional bias; FLOAT_32, or
 // FLOAT_16 (spec constant kHalf) packed two to a 32-bit word (no 16-bit
@@ -73,26 +74,32 @@ void main() {
   }
   barrier();  // uniform: every invocation reaches it, staged or not
 
-  // This invocation's pixels of the tile, as offsets into the patch.
+  // This invocation's pixels of the tile (row, row + kRows, ...), as offsets
+  // into the patch. Every loop over them unrolls, so the sums stay in
+  // registers (an array indexed at run time lives in memory on lavapipe).
+  const uint tile_pixels = p.tile_h * p.tile_w;
+  const uint count = row < tile_pixels ? min(kMaxPixels, (tile_pixels - row + kRows - 1u) / kRows) : 0u;
   uint origin[kMaxPixels];
-  uint count = 0u;
-  for (uint q = row; q < p.tile_h * p.tile_w && count < kMaxPixels; q += kRows, ++count)
-    origin[count] = (q / p.tile_w) * p.stride_h * p.patch_w + (q % p.tile_w) * p.stride_w;
+  [[unroll]] for (uint i = 0u; i < kMaxPixels; ++i) {
+    uint q = row + i * kRows;
+    origin[i] = (q / p.tile_w) * p.stride_h * p.patch_w + (q % p.tile_w) * p.stride_w;
+  }
 
   const uint block_outputs = block_channels * p.multiplier;
-  for (uint first = lane * kPerLane; first < block_outputs; first += kLanes * kPerLane) {
+  for (uint pass = 0u; pass * kLanes * kPerLane < block_outputs; ++pass) {
+    const uint first = (pass * kLanes + lane) * kPerLane;
     float acc[kMaxPixels * kPerLane];
-    for (uint s = 0u; s < kPerLane; ++s) {
-      uint o = first + s;
-      if (o >= block_outputs) break;
+    [[unroll]] for (uint s = 0u; s < kPerLane; ++s) {
+      uint o = min(first + s, block_outputs - 1u);  // lanes past the end compute a copy, store nothing
       uint c = o / p.multiplier, channel_out = c0 * p.multiplier + o;
       float b = p.has_bias != 0u ? load_b(channel_out) : 0.0;
-      for (uint i = 0u; i < kMaxPixels; ++i) acc[s * kMaxPixels + i] = b;
+      [[unroll]] for (uint i = 0u; i < kMaxPixels; ++i) acc[s * kMaxPixels + i] = b;
       for (uint ky = 0u; ky < p.kernel_h; ++ky)
         for (uint kx = 0u; kx < p.kernel_w; ++kx) {
           float wv = load_w((ky * p.kernel_w + kx) * c_out + channel_out);
           uint tap = ky * p.dilation_h * p.patch_w + kx * p.dilation_w;
-          for (uint i = 0u; i < count; ++i) {
+          [[unroll]] for (uint i = 0u; i < kMaxPixels; ++i) {
+            if (i >= count) continue;
             if (p.staged != 0u) {
               acc[s * kMaxPixels + i] += tile_x[(origin[i] + tap) * p.block + c] * wv;
               continue;
@@ -106,10 +113,11 @@ void main() {
           }
         }
     }
-    for (uint i = 0u; i < count; ++i) {
+    if (first >= block_outputs) continue;
+    [[unroll]] for (uint i = 0u; i < kMaxPixels; ++i) {
       uint q = row + i * kRows;
       uint oy = oy0 + q / p.tile_w, ox = ox0 + q % p.tile_w;
-      if (oy >= p.out_h || ox >= p.out_w) continue;
+      if (i >= count || oy >= p.out_h || ox >= p.out_w) continue;
       uint e = ((n * p.out_h + oy) * p.out_w + ox) * c_out + c0 * p.multiplier + first;
       if (!kHalf) {
         y_words[e] = floatBitsToUint(acc[i]);
