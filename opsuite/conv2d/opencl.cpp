@@ -42,8 +42,9 @@ constexpr Tile kNarrow{64, 16, 16, 4, 2};   // groups of few output channels
 constexpr Tile kMinimal{16, 16, 16, 2, 2};  // 64 work-items, for devices that allow no more
 // CPU devices (PoCL): 16 work-items, each 16 (or 4) vectors of 16 pixels, one
 // AVX-512 register each; PoCL runs a work-item's vector code as written
-// instead of vectorising across work-items through arrays kept over barriers
-// (measured: 4x CLBlast's convgemm where the GPU tile is at par).
+// (it vectorises across work-items only where no loop is inside one).
+// Measured on PoCL here, in CPU time at 1x64x56x56 -> 64: 11.4 ms against
+// 13.9 ms for kWide and 47 ms for CLBlast's convgemm.
 constexpr Tile kCpuWide{64, 64, 16, 16, 16};
 constexpr Tile kCpuNarrow{64, 16, 16, 16, 4};
 
