@@ -4,7 +4,9 @@
 // [kernel_height, kernel_width, channel_in / group, channel_out], optional
 // bias; FLOAT_32, or FLOAT_16 (spec constant kHalf) packed two to a 32-bit
 // word (no 16-bit storage feature), widened exactly, summed in fp32 and
-// rounded once at the end as the host rounds (fp16_bits.glsl).
+// rounded once at the end as the host rounds (fp16_bits.glsl). A driver that
+// flushes fp32 denormals (lavapipe) moves a sum by under 2^-126 per term,
+// far inside the plan's absolute bound, so plain fp32 arithmetic serves.
 //
 // The implicit GEMM of opencl.cl: for group g, out[co, p] = sum over k of
 // w[k, co] * patch[k, p], p over the output pixels of every image, k over

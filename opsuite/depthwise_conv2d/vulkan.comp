@@ -5,7 +5,9 @@
 // FLOAT_16 (spec constant kHalf) packed two to a 32-bit word (no 16-bit
 // storage feature), widened exactly, summed in fp32 and rounded once at the
 // end as the host rounds (fp16_bits.glsl). Output channel o reads input
-// channel o / multiplier.
+// channel o / multiplier. A driver that flushes fp32 denormals (lavapipe)
+// moves a sum by under 2^-126 per term, far inside the plan's absolute
+// bound, so plain fp32 arithmetic serves.
 //
 // opencl.cl's one pass over memory: a workgroup owns a tile of output pixels
 // of one image and a block of input channels, stages the input patch the
