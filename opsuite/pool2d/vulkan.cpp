@@ -1,0 +1,143 @@
+// Pool2D on the vulkan backend: host side of pool2d.glsl, through
+// vulkan_fp64.comp on devices with shaderFloat64 (the backend enables it
+// where present) and vulkan.comp elsewhere, where UINT_8 with another output
+// quantisation (requantised in double on the cpu) is UNSUPPORTED. prepare()
+// plans the output (pool2d/pooling.hpp) and picks the path by how the
+// channels fill 32-bit words; execute() records one dispatch.
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+#include <new>
+#include <span>
+
+#include "common/kernel.hpp"
+#include "common/vulkan_pipeline.hpp"
+#include "pool2d/pooling.hpp"
+#include "pool2d_vulkan_fp64_spv.h"
+#include "pool2d_vulkan_spv.h"
+
+namespace oprig::opsuite {
+
+extern const KernelOps oprig_pool2d__vulkan;
+
+namespace {
+
+// pool2d.glsl's push constants, in its order.
+struct PushConstants {
+  uint32_t height, width, channels, out_height, out_width;
+  uint32_t kernel_h, kernel_w, stride_h, stride_w, pad_top, pad_left;
+  uint32_t count_include_pad, same_quantization;
+  int32_t in_zero, out_zero;
+  uint32_t groups, total, out_elements;
+  float in_scale, out_scale;
+};
+
+enum Path : uint32_t { kQuads, kWords, kElements };  // pool2d.glsl's kPath
+
+struct Pool2DVulkan : KernelBase, pool2d::Pooling, pool2d::Geometry {
+  VulkanPipelines pipelines;
+  int module = -1;
+  bool fp64 = false;
+  VkPipeline pipeline = VK_NULL_HANDLE;  // the one prepare chose
+  PushConstants push{};
+};
+
+oprig_status create(const oprig_backend_context* ctx, const oprig_param* params, size_t num_params,
+                    oprig_kernel** out_kernel) {
+  *out_kernel = nullptr;
+  const std::optional<pool2d::Pooling> pooling = pool2d::read_pooling(params, num_params);
+  if (!pooling) return OPRIG_STATUS_INVALID_ARGUMENT;
+  auto* k = new (std::nothrow) Pool2DVulkan;
+  if (k == nullptr) return OPRIG_STATUS_OUT_OF_MEMORY;
+  k->ops = &oprig_pool2d__vulkan;
+  static_cast<pool2d::Pooling&>(*k) = *pooling;
+  oprig_status st = k->pipelines.init(*ctx, 2, sizeof(PushConstants));
+  if (st == OPRIG_STATUS_OK) {
+    k->fp64 = k->pipelines.has_float64();
+    k->module = k->fp64 ? k->pipelines.add_module(std::span(pool2d_vulkan_fp64_spirv, pool2d_vulkan_fp64_spirv_size))
+                        : k->pipelines.add_module(std::span(pool2d_vulkan_spirv, pool2d_vulkan_spirv_size));
+    if (k->module < 0) st = OPRIG_STATUS_BACKEND_ERROR;
+  }
+  if (st != OPRIG_STATUS_OK) {
+    delete k;
+    return st;
+  }
+  *out_kernel = to_handle(k);
+  return OPRIG_STATUS_OK;
+}
+
+oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t num_inputs, oprig_tensor* outputs,
+                     size_t num_outputs) {
+  auto* k = from_handle<Pool2DVulkan>(handle);
+  k->pipeline = VK_NULL_HANDLE;
+  const oprig_status st = pool2d::plan_geometry(*k, inputs, num_inputs, outputs, num_outputs, k);
+  if (st != OPRIG_STATUS_OK) return st;
+  if (k->dtype == OPRIG_DTYPE_UINT_8 && !k->same_quantization() && !k->fp64) return OPRIG_STATUS_UNSUPPORTED;
+  const uint64_t in_bytes = static_cast<uint64_t>(k->input_elements()) * k->element_bytes();
+  const uint64_t out_bytes = static_cast<uint64_t>(k->output_elements()) * k->element_bytes();
+  if (in_bytes > UINT32_MAX || out_bytes > UINT32_MAX || in_bytes > k->pipelines.max_range() ||
+      out_bytes > k->pipelines.max_range())
+    return OPRIG_STATUS_UNSUPPORTED;
+  const uint64_t row_bytes = static_cast<uint64_t>(k->channels) * k->element_bytes();
+  const Path path = row_bytes % 16 == 0 ? kQuads : row_bytes % 4 == 0 ? kWords : kElements;
+  const uint64_t lanes = (path == kQuads ? 16 : 4) / k->element_bytes();
+  const auto pixels = static_cast<uint64_t>(k->batches * k->out_height * k->out_width);
+  const uint32_t type = k->dtype == OPRIG_DTYPE_FLOAT_32 ? 0 : k->dtype == OPRIG_DTYPE_FLOAT_16 ? 1 : 2;
+  PushConstants& push = k->push;
+  push = {};
+  push.height = static_cast<uint32_t>(k->height);
+  push.width = static_cast<uint32_t>(k->width);
+  push.channels = static_cast<uint32_t>(k->channels);
+  push.out_height = static_cast<uint32_t>(k->out_height);
+  push.out_width = static_cast<uint32_t>(k->out_width);
+  push.kernel_h = static_cast<uint32_t>(k->kernel_h);
+  push.kernel_w = static_cast<uint32_t>(k->kernel_w);
+  push.stride_h = static_cast<uint32_t>(k->stride_h);
+  push.stride_w = static_cast<uint32_t>(k->stride_w);
+  push.pad_top = static_cast<uint32_t>(k->pad_top);
+  push.pad_left = static_cast<uint32_t>(k->pad_left);
+  push.count_include_pad = k->count_include_pad ? 1 : 0;
+  push.same_quantization = k->same_quantization() ? 1 : 0;
+  push.in_zero = k->in_zero;
+  push.out_zero = k->out_zero;
+  push.out_elements = static_cast<uint32_t>(k->output_elements());
+  push.in_scale = static_cast<float>(k->in_scale);
+  push.out_scale = static_cast<float>(k->out_scale);
+  if (path == kElements) {
+    push.groups = 1;
+    push.total = static_cast<uint32_t>((out_bytes + 3) / 4);
+  } else {
+    push.groups = static_cast<uint32_t>(static_cast<uint64_t>(k->channels) / lanes);
+    push.total = static_cast<uint32_t>(pixels * push.groups);
+  }
+  const uint32_t constants[3] = {type, k->kind == pool2d::Kind::kMax ? 0u : 1u, path};
+  k->pipeline = k->pipelines.pipeline(k->module, constants);
+  return k->pipeline == VK_NULL_HANDLE ? OPRIG_STATUS_BACKEND_ERROR : OPRIG_STATUS_OK;
+}
+
+oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t num_inputs, const oprig_tensor* outputs,
+                     size_t num_outputs, oprig_execute_info* info) {
+  if (num_inputs != 1 || num_outputs != 1 || inputs == nullptr || outputs == nullptr || info == nullptr ||
+      info->vk_command_buffer == nullptr)
+    return OPRIG_STATUS_INVALID_ARGUMENT;
+  auto* k = from_handle<Pool2DVulkan>(handle);
+  if (k->pipeline == VK_NULL_HANDLE) return OPRIG_STATUS_INVALID_ARGUMENT;  // not prepared
+  if (k->push.total == 0) return OPRIG_STATUS_OK;
+  const oprig_tensor tensors[2] = {inputs[0], outputs[0]};
+  return k->pipelines.record(static_cast<VkCommandBuffer>(info->vk_command_buffer), k->pipeline, tensors, &k->push,
+                             sizeof k->push, k->push.total);
+}
+
+void destroy(oprig_kernel* handle) { delete from_handle<Pool2DVulkan>(handle); }
+
+oprig_status cost(const oprig_kernel* handle, oprig_cost* out) {
+  const auto* k = from_handle<const Pool2DVulkan>(handle);
+  *out = pool2d::pooling_cost(*k, *k);
+  return OPRIG_STATUS_OK;
+}
+
+}  // namespace
+
+const KernelOps oprig_pool2d__vulkan = {"Pool2D", create, prepare, execute, destroy, cost};
+
+}  // namespace oprig::opsuite
