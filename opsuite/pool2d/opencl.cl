@@ -29,57 +29,6 @@
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #endif
 
-typedef float pool_float_1;
-typedef float2 pool_float_2;
-typedef float4 pool_float_4;
-typedef float8 pool_float_8;
-typedef float16 pool_float_16;
-typedef int pool_int_1;
-typedef int2 pool_int_2;
-typedef int4 pool_int_4;
-typedef int8 pool_int_8;
-typedef int16 pool_int_16;
-
-#define POOL_CAT(a, b) a##b
-#define POOL_XCAT(a, b) POOL_CAT(a, b)
-
-// V elements from element offset o of p (o is a multiple of V).
-#define LOAD_F32_1(p, o) ((p)[o])
-#define LOAD_F32_2(p, o) vload2(0, (p) + (o))
-#define LOAD_F32_4(p, o) vload4(0, (p) + (o))
-#define LOAD_F16_1(p, o) vload_half(0, (p) + (o))
-#define LOAD_F16_2(p, o) vload_half2(0, (p) + (o))
-#define LOAD_F16_4(p, o) vload_half4(0, (p) + (o))
-#define LOAD_F16_8(p, o) vload_half8(0, (p) + (o))
-#define LOAD_U8_1(p, o) ((int)(p)[o])
-#define LOAD_U8_2(p, o) convert_int2(vload2(0, (p) + (o)))
-#define LOAD_U8_4(p, o) convert_int4(vload4(0, (p) + (o)))
-#define LOAD_U8_8(p, o) convert_int8(vload8(0, (p) + (o)))
-#define LOAD_U8_16(p, o) convert_int16(vload16(0, (p) + (o)))
-#define STORE_F32_1(v, p, o) ((p)[o] = (v))
-#define STORE_F32_2(v, p, o) vstore2(v, 0, (p) + (o))
-#define STORE_F32_4(v, p, o) vstore4(v, 0, (p) + (o))
-#define STORE_F16_1(v, p, o) vstore_half_rte(v, 0, (p) + (o))
-#define STORE_F16_2(v, p, o) vstore_half2_rte(v, 0, (p) + (o))
-#define STORE_F16_4(v, p, o) vstore_half4_rte(v, 0, (p) + (o))
-#define STORE_F16_8(v, p, o) vstore_half8_rte(v, 0, (p) + (o))
-#define STORE_U8_1(v, p, o) ((p)[o] = convert_uchar_sat(v))
-#define STORE_U8_2(v, p, o) vstore2(convert_uchar2_sat(v), 0, (p) + (o))
-#define STORE_U8_4(v, p, o) vstore4(convert_uchar4_sat(v), 0, (p) + (o))
-#define STORE_U8_8(v, p, o) vstore8(convert_uchar8_sat(v), 0, (p) + (o))
-#define STORE_U8_16(v, p, o) vstore16(convert_uchar16_sat(v), 0, (p) + (o))
-// An int vector to and from a private array (per-lane double arithmetic).
-#define SPILL_1(v, a) ((a)[0] = (v))
-#define SPILL_2(v, a) vstore2(v, 0, a)
-#define SPILL_4(v, a) vstore4(v, 0, a)
-#define SPILL_8(v, a) vstore8(v, 0, a)
-#define SPILL_16(v, a) vstore16(v, 0, a)
-#define FILL_1(a) ((a)[0])
-#define FILL_2(a) vload2(0, a)
-#define FILL_4(a) vload4(0, a)
-#define FILL_8(a) vload8(0, a)
-#define FILL_16(a) vload16(0, a)
-
 // One output pixel's window, clipped to the input.
 typedef struct {
   uint n;
@@ -116,26 +65,26 @@ inline PoolWindow pool_window(const uint i, const int16 g, const uint lanes) {
     const uint i = get_global_id(0);                                                                  \
     if (i >= total) return;                                                                           \
     const PoolWindow win = pool_window(i, g, V);                                                      \
-    pool_float_##V acc = (pool_float_##V)(-INFINITY), seen = (pool_float_##V)(0.0f);                  \
-    pool_int_##V nan = (pool_int_##V)(0);                                                             \
+    oprig_float##V acc = (oprig_float##V)(-INFINITY), seen = (oprig_float##V)(0.0f);                  \
+    oprig_int##V nan = (oprig_int##V)(0);                                                             \
     for (int h = win.h_begin; h < win.h_end; ++h)                                                     \
       for (int w = win.w_begin; w < win.w_end; ++w) {                                                 \
-        const pool_float_##V v = LOAD_##TYPE##_##V(x, CELL_OFFSET(win, g, h, w));                      \
+        const oprig_float##V v = OPRIG_LOAD_##TYPE##_##V(x, CELL_OFFSET(win, g, h, w));                      \
         acc = select(acc, v, v > acc);                                                                \
         seen = select(seen, v, isnan(v));                                                             \
         nan |= isnan(v);                                                                              \
       }                                                                                               \
-    STORE_##TYPE##_##V(select(acc, seen, nan), y, win.out_base);                                      \
+    OPRIG_STORE_##TYPE##_##V(select(acc, seen, nan), y, win.out_base);                                      \
   }                                                                                                   \
   kernel void pool_avg_##SUFFIX##_##V(global const T* x, global T* y, const int16 g, const float2 scales, \
                                      const uint total) {                                              \
     const uint i = get_global_id(0);                                                                  \
     if (i >= total) return;                                                                           \
     const PoolWindow win = pool_window(i, g, V);                                                      \
-    pool_float_##V acc = (pool_float_##V)(0.0f);                                                      \
+    oprig_float##V acc = (oprig_float##V)(0.0f);                                                      \
     for (int h = win.h_begin; h < win.h_end; ++h)                                                     \
-      for (int w = win.w_begin; w < win.w_end; ++w) acc += LOAD_##TYPE##_##V(x, CELL_OFFSET(win, g, h, w)); \
-    STORE_##TYPE##_##V(acc / (float)win.divisor, y, win.out_base);                                    \
+      for (int w = win.w_begin; w < win.w_end; ++w) acc += OPRIG_LOAD_##TYPE##_##V(x, CELL_OFFSET(win, g, h, w)); \
+    OPRIG_STORE_##TYPE##_##V(acc / (float)win.divisor, y, win.out_base);                                    \
   }
 
 #ifdef OPRIG_FP64
@@ -147,12 +96,12 @@ inline int pool_requantize(const double real, const float scale, const int zero)
 #define POOL_REQUANTIZE(V, acc, EXPR)   \
   {                                    \
     int lanes[V];                      \
-    SPILL_##V(acc, lanes);             \
+    OPRIG_SPILL_##V(acc, lanes);             \
     for (int j = 0; j < V; ++j) {      \
       const int a = lanes[j];          \
       lanes[j] = EXPR;                 \
     }                                  \
-    acc = FILL_##V(lanes);             \
+    acc = OPRIG_FILL_##V(lanes);             \
   }
 #else
 #define POOL_REQUANTIZE(V, acc, EXPR) {}
@@ -165,24 +114,24 @@ inline int pool_requantize(const double real, const float scale, const int zero)
     const uint i = get_global_id(0);                                                                           \
     if (i >= total) return;                                                                                    \
     const PoolWindow win = pool_window(i, g, V);                                                               \
-    pool_int_##V acc = (pool_int_##V)(0); /* no code is below 0; every window holds a cell */                   \
+    oprig_int##V acc = (oprig_int##V)(0); /* no code is below 0; every window holds a cell */                   \
     for (int h = win.h_begin; h < win.h_end; ++h)                                                              \
-      for (int w = win.w_begin; w < win.w_end; ++w) acc = max(acc, LOAD_U8_##V(x, CELL_OFFSET(win, g, h, w)));  \
+      for (int w = win.w_begin; w < win.w_end; ++w) acc = max(acc, OPRIG_LOAD_U8_##V(x, CELL_OFFSET(win, g, h, w)));  \
     if (!g.se) POOL_REQUANTIZE(V, acc, pool_requantize((double)scales.s0 * (double)(a - g.sc), scales.s1, g.sd)) \
-    STORE_U8_##V(acc, y, win.out_base);                                                                        \
+    OPRIG_STORE_U8_##V(acc, y, win.out_base);                                                                        \
   }                                                                                                            \
   kernel void pool_avg_u8_##V(global const uchar* x, global uchar* y, const int16 g, const float2 scales,       \
                               const uint total) {                                                              \
     const uint i = get_global_id(0);                                                                           \
     if (i >= total) return;                                                                                    \
     const PoolWindow win = pool_window(i, g, V);                                                               \
-    pool_int_##V acc = (pool_int_##V)(0);                                                                      \
+    oprig_int##V acc = (oprig_int##V)(0);                                                                      \
     for (int h = win.h_begin; h < win.h_end; ++h)                                                              \
-      for (int w = win.w_begin; w < win.w_end; ++w) acc += LOAD_U8_##V(x, CELL_OFFSET(win, g, h, w));          \
+      for (int w = win.w_begin; w < win.w_end; ++w) acc += OPRIG_LOAD_U8_##V(x, CELL_OFFSET(win, g, h, w));          \
     if (g.se) {                                                                                                \
       /* The mean in codes, (sum - cells * zero) / divisor, rounded half away from zero. */                   \
-      const pool_int_##V a = acc - win.cells * g.sc;                                                           \
-      const pool_int_##V m = (2 * select(a, -a, a < 0) + win.divisor) / (2 * win.divisor);                     \
+      const oprig_int##V a = acc - win.cells * g.sc;                                                           \
+      const oprig_int##V m = (2 * select(a, -a, a < 0) + win.divisor) / (2 * win.divisor);                     \
       acc = g.sd + select(m, -m, a < 0);                                                                       \
     } else {                                                                                                   \
       POOL_REQUANTIZE(V, acc,                                                                                  \
@@ -190,7 +139,7 @@ inline int pool_requantize(const double real, const float scale, const int zero)
                                           (double)(float)win.divisor,                                          \
                                       scales.s1, g.sd))                                                        \
     }                                                                                                          \
-    STORE_U8_##V(acc, y, win.out_base);                                                                        \
+    OPRIG_STORE_U8_##V(acc, y, win.out_base);                                                                        \
   }
 
 POOL_FLOAT_KERNELS(F32, float, f32, 1)
