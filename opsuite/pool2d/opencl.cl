@@ -21,30 +21,30 @@
 // s0 height, s1 width, s2 channels, s3 out_height, s4 out_width, s5 kernel_h,
 // s6 kernel_w, s7 stride_h, s8 stride_w, s9 pad_top, sa pad_left, sb
 // count_include_pad, sc in_zero, sd out_zero, se same quantisation, sf
-// channel groups (channels / V). `total` work-items (pixels * groups); every
-// offset fits 32 bits (the host checks).
+// channel groups (channels / V); `row` holds s0 the work-items of an output
+// row (out_width * groups) and s1 log2(groups), or -1 when the groups are not
+// a power of two. Every offset fits 32 bits (the host checks).
 
 #pragma OPENCL FP_CONTRACT OFF
 #ifdef OPRIG_FP64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #endif
 
-// One output pixel's window, clipped to the input.
+// The window of this work-item's output pixel, clipped to the input. The
+// NDRange is (chunks of an output row, out_height, batch): only the column
+// and the channel group come from a division (a shift when the groups are a
+// power of two), which CPU drivers cannot vectorise.
 typedef struct {
-  uint n;
   int h_begin, h_end, w_begin, w_end, cells, divisor;
   uint in_base;   // element offset of (n, 0, 0, first channel)
   uint out_base;  // element offset of the output's first channel
 } PoolWindow;
 
-inline PoolWindow pool_window(const uint i, const int16 g, const uint lanes) {
-  const uint groups = (uint)g.sf, out_w = (uint)g.s4, out_h = (uint)g.s3;
-  const uint group = i % groups, pixel = i / groups;
-  const uint ow = pixel % out_w, rest = pixel / out_w;
-  const uint oh = rest % out_h, n = rest / out_h;
+inline PoolWindow pool_window(const uint item, const int16 g, const int2 row, const uint lanes) {
+  const uint groups = (uint)g.sf, oh = get_global_id(1), n = get_global_id(2);
+  const uint ow = row.s1 >= 0 ? item >> row.s1 : item / groups, group = item - ow * groups;
   PoolWindow win;
   const int h0 = (int)oh * g.s7 - g.s9, w0 = (int)ow * g.s8 - g.sa;
-  win.n = n;
   win.h_begin = max(h0, 0);
   win.h_end = min(h0 + g.s5, g.s0);
   win.w_begin = max(w0, 0);
@@ -52,39 +52,42 @@ inline PoolWindow pool_window(const uint i, const int16 g, const uint lanes) {
   win.cells = (win.h_end - win.h_begin) * (win.w_end - win.w_begin);
   win.divisor = g.sb ? g.s5 * g.s6 : win.cells;
   win.in_base = n * (uint)g.s0 * (uint)g.s1 * (uint)g.s2 + group * lanes;
-  win.out_base = pixel * (uint)g.s2 + group * lanes;
+  win.out_base = ((n * (uint)g.s3 + oh) * (uint)g.s4 + ow) * (uint)g.s2 + group * lanes;
   return win;
 }
 
-#define CELL_OFFSET(win, g, h, w) ((win).in_base + ((uint)(h) * (uint)(g).s1 + (uint)(w)) * (uint)(g).s2)
+// The start of every kernel: its arguments and its window.
+#define POOL_KERNEL(NAME, T, V)                                                                          \
+  kernel void NAME(global const T* restrict x, global T* restrict y, const int16 g, const float2 scales, \
+                   const int2 row) {                                                                     \
+    const uint item = get_global_id(0);                                                                  \
+    if (item >= (uint)row.s0) return;                                                                    \
+    const PoolWindow win = pool_window(item, g, row, V);
+
+// The window's cells inside the input, row by row, and cell (h, w) as V lanes.
+#define FOR_EACH_CELL                           \
+  for (int h = win.h_begin; h < win.h_end; ++h) \
+    for (int w = win.w_begin; w < win.w_end; ++w)
+#define CELL(TYPE, V) \
+  OPRIG_LOAD_##TYPE##_##V(x, win.in_base + ((uint)h * (uint)g.s1 + (uint)w) * (uint)g.s2)
 
 // FLOAT_32 / FLOAT_16 (TYPE F32 or F16, T the element type in memory).
-#define POOL_FLOAT_KERNELS(TYPE, T, SUFFIX, V)                                                          \
-  kernel void pool_max_##SUFFIX##_##V(global const T* x, global T* y, const int16 g, const float2 scales, \
-                                     const uint total) {                                              \
-    const uint i = get_global_id(0);                                                                  \
-    if (i >= total) return;                                                                           \
-    const PoolWindow win = pool_window(i, g, V);                                                      \
-    oprig_float##V acc = (oprig_float##V)(-INFINITY), seen = (oprig_float##V)(0.0f);                  \
-    oprig_int##V nan = (oprig_int##V)(0);                                                             \
-    for (int h = win.h_begin; h < win.h_end; ++h)                                                     \
-      for (int w = win.w_begin; w < win.w_end; ++w) {                                                 \
-        const oprig_float##V v = OPRIG_LOAD_##TYPE##_##V(x, CELL_OFFSET(win, g, h, w));                      \
-        acc = select(acc, v, v > acc);                                                                \
-        seen = select(seen, v, isnan(v));                                                             \
-        nan |= isnan(v);                                                                              \
-      }                                                                                               \
-    OPRIG_STORE_##TYPE##_##V(select(acc, seen, nan), y, win.out_base);                                      \
-  }                                                                                                   \
-  kernel void pool_avg_##SUFFIX##_##V(global const T* x, global T* y, const int16 g, const float2 scales, \
-                                     const uint total) {                                              \
-    const uint i = get_global_id(0);                                                                  \
-    if (i >= total) return;                                                                           \
-    const PoolWindow win = pool_window(i, g, V);                                                      \
-    oprig_float##V acc = (oprig_float##V)(0.0f);                                                      \
-    for (int h = win.h_begin; h < win.h_end; ++h)                                                     \
-      for (int w = win.w_begin; w < win.w_end; ++w) acc += OPRIG_LOAD_##TYPE##_##V(x, CELL_OFFSET(win, g, h, w)); \
-    OPRIG_STORE_##TYPE##_##V(acc / (float)win.divisor, y, win.out_base);                                    \
+#define POOL_FLOAT_KERNELS(TYPE, T, SUFFIX, V)                                       \
+  POOL_KERNEL(pool_max_##SUFFIX##_##V, T, V)                                         \
+    oprig_float##V acc = (oprig_float##V)(-INFINITY), seen = (oprig_float##V)(0.0f); \
+    oprig_int##V nan = (oprig_int##V)(0);                                            \
+    FOR_EACH_CELL {                                                                  \
+      const oprig_float##V v = CELL(TYPE, V);                                        \
+      acc = select(acc, v, v > acc);                                                 \
+      seen = select(seen, v, isnan(v));                                              \
+      nan |= isnan(v);                                                               \
+    }                                                                                \
+    OPRIG_STORE_##TYPE##_##V(select(acc, seen, nan), y, win.out_base);               \
+  }                                                                                  \
+  POOL_KERNEL(pool_avg_##SUFFIX##_##V, T, V)                                         \
+    oprig_float##V acc = (oprig_float##V)(0.0f);                                     \
+    FOR_EACH_CELL acc += CELL(TYPE, V);                                              \
+    OPRIG_STORE_##TYPE##_##V(acc / (float)win.divisor, y, win.out_base);             \
   }
 
 #ifdef OPRIG_FP64
@@ -93,53 +96,44 @@ inline PoolWindow pool_window(const uint i, const int16 g, const uint lanes) {
 inline int pool_requantize(const double real, const float scale, const int zero) {
   return (int)clamp(round(real / (double)scale) + (double)zero, 0.0, 255.0);
 }
-#define POOL_REQUANTIZE(V, acc, EXPR)   \
-  {                                    \
-    int lanes[V];                      \
-    OPRIG_SPILL_##V(acc, lanes);             \
-    for (int j = 0; j < V; ++j) {      \
-      const int a = lanes[j];          \
-      lanes[j] = EXPR;                 \
-    }                                  \
-    acc = OPRIG_FILL_##V(lanes);             \
+// acc = EXPR of each lane `a` of acc.
+#define POOL_REQUANTIZE(V, acc, EXPR) \
+  {                                   \
+    int lanes[V];                     \
+    OPRIG_SPILL_##V(acc, lanes);      \
+    for (int j = 0; j < V; ++j) {     \
+      const int a = lanes[j];         \
+      lanes[j] = EXPR;                \
+    }                                 \
+    acc = OPRIG_FILL_##V(lanes);      \
   }
 #else
 #define POOL_REQUANTIZE(V, acc, EXPR) {}
 #endif
 
 // Quantised UINT_8.
-#define POOL_CODE_KERNELS(V)                                                                                   \
-  kernel void pool_max_u8_##V(global const uchar* x, global uchar* y, const int16 g, const float2 scales,       \
-                              const uint total) {                                                              \
-    const uint i = get_global_id(0);                                                                           \
-    if (i >= total) return;                                                                                    \
-    const PoolWindow win = pool_window(i, g, V);                                                               \
-    oprig_int##V acc = (oprig_int##V)(0); /* no code is below 0; every window holds a cell */                   \
-    for (int h = win.h_begin; h < win.h_end; ++h)                                                              \
-      for (int w = win.w_begin; w < win.w_end; ++w) acc = max(acc, OPRIG_LOAD_U8_##V(x, CELL_OFFSET(win, g, h, w)));  \
+#define POOL_CODE_KERNELS(V)                                                                                     \
+  POOL_KERNEL(pool_max_u8_##V, uchar, V)                                                                         \
+    oprig_int##V acc = (oprig_int##V)(0); /* no code is below 0; every window holds a cell */                    \
+    FOR_EACH_CELL acc = max(acc, CELL(U8, V));                                                                   \
     if (!g.se) POOL_REQUANTIZE(V, acc, pool_requantize((double)scales.s0 * (double)(a - g.sc), scales.s1, g.sd)) \
-    OPRIG_STORE_U8_##V(acc, y, win.out_base);                                                                        \
-  }                                                                                                            \
-  kernel void pool_avg_u8_##V(global const uchar* x, global uchar* y, const int16 g, const float2 scales,       \
-                              const uint total) {                                                              \
-    const uint i = get_global_id(0);                                                                           \
-    if (i >= total) return;                                                                                    \
-    const PoolWindow win = pool_window(i, g, V);                                                               \
-    oprig_int##V acc = (oprig_int##V)(0);                                                                      \
-    for (int h = win.h_begin; h < win.h_end; ++h)                                                              \
-      for (int w = win.w_begin; w < win.w_end; ++w) acc += OPRIG_LOAD_U8_##V(x, CELL_OFFSET(win, g, h, w));          \
-    if (g.se) {                                                                                                \
-      /* The mean in codes, (sum - cells * zero) / divisor, rounded half away from zero. */                   \
-      const oprig_int##V a = acc - win.cells * g.sc;                                                           \
-      const oprig_int##V m = (2 * select(a, -a, a < 0) + win.divisor) / (2 * win.divisor);                     \
-      acc = g.sd + select(m, -m, a < 0);                                                                       \
-    } else {                                                                                                   \
-      POOL_REQUANTIZE(V, acc,                                                                                  \
-                      pool_requantize((double)scales.s0 * ((double)a - (double)(win.cells * g.sc)) /          \
-                                          (double)(float)win.divisor,                                          \
-                                      scales.s1, g.sd))                                                        \
-    }                                                                                                          \
-    OPRIG_STORE_U8_##V(acc, y, win.out_base);                                                                        \
+    OPRIG_STORE_U8_##V(acc, y, win.out_base);                                                                    \
+  }                                                                                                              \
+  POOL_KERNEL(pool_avg_u8_##V, uchar, V)                                                                         \
+    oprig_int##V acc = (oprig_int##V)(0);                                                                        \
+    FOR_EACH_CELL acc += CELL(U8, V);                                                                            \
+    if (g.se) {                                                                                                  \
+      /* The mean in codes, (sum - cells * zero) / divisor, rounded half away from zero. */                      \
+      const oprig_int##V a = acc - win.cells * g.sc;                                                             \
+      const oprig_int##V m = (2 * select(a, -a, a < 0) + win.divisor) / (2 * win.divisor);                       \
+      acc = g.sd + select(m, -m, a < 0);                                                                         \
+    } else {                                                                                                     \
+      POOL_REQUANTIZE(V, acc,                                                                                    \
+                      pool_requantize((double)scales.s0 * ((double)a - (double)(win.cells * g.sc)) /             \
+                                          (double)(float)win.divisor,                                            \
+                                      scales.s1, g.sd))                                                          \
+    }                                                                                                            \
+    OPRIG_STORE_U8_##V(acc, y, win.out_base);                                                                    \
   }
 
 POOL_FLOAT_KERNELS(F32, float, f32, 1)

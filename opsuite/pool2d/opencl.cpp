@@ -9,6 +9,7 @@
 #include <CL/cl.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <new>
 #include <string>
@@ -104,8 +105,8 @@ oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   auto* k = from_handle<Pool2DOpenCL>(handle);
   if (!k->prepared) return OPRIG_STATUS_INVALID_ARGUMENT;
   const auto groups = static_cast<uint64_t>(k->channels) / k->lanes;
-  const auto total = static_cast<cl_uint>(static_cast<uint64_t>(k->batches * k->out_height * k->out_width) * groups);
-  if (total == 0) return OPRIG_STATUS_OK;
+  const uint64_t row_items = static_cast<uint64_t>(k->out_width) * groups;
+  if (row_items == 0 || k->out_height == 0 || k->batches == 0) return OPRIG_STATUS_OK;
   const cl_mem x = static_cast<cl_mem>(inputs[0].data), y = static_cast<cl_mem>(outputs[0].data);
   if (x == nullptr || y == nullptr) return OPRIG_STATUS_INVALID_ARGUMENT;
   cl_int16 g{};
@@ -115,11 +116,16 @@ oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
                               k->same_quantization(),   static_cast<int64_t>(groups)};
   for (int i = 0; i < 16; ++i) g.s[i] = static_cast<cl_int>(values[i]);
   const cl_float2 scales{{static_cast<cl_float>(k->in_scale), static_cast<cl_float>(k->out_scale)}};
-  if (!set_kernel_args(k->kernel, x, y, g, scales, total)) return OPRIG_STATUS_BACKEND_ERROR;
-  const size_t local = std::min<size_t>(256, max_work_group_size(k->kernel, k->device));
-  const size_t global = (total + local - 1) / local * local;
+  const cl_int2 row{{static_cast<cl_int>(row_items), std::has_single_bit(groups) ? std::countr_zero(groups) : -1}};
+  if (!set_kernel_args(k->kernel, x, y, g, scales, row)) return OPRIG_STATUS_BACKEND_ERROR;
+  // (work-items of an output row, output rows, images): the row and the
+  // image come without a division.
+  const size_t local[3] = {std::min<size_t>({256, max_work_group_size(k->kernel, k->device), std::bit_ceil(row_items)}),
+                           1, 1};
+  const size_t global[3] = {(row_items + local[0] - 1) / local[0] * local[0], static_cast<size_t>(k->out_height),
+                            static_cast<size_t>(k->batches)};
   ClEnqueue enqueue(k->queue);
-  const oprig_status st = enqueue.kernel(k->kernel, 1, &global, &local);
+  const oprig_status st = enqueue.kernel(k->kernel, 3, global, local);
   if (st == OPRIG_STATUS_OK) enqueue.finish(info);
   return st;
 }

@@ -31,8 +31,8 @@ layout(constant_id = 1) const uint kType = 0u;  // 0 FLOAT_32, 1 FLOAT_16, 2 UIN
 layout(constant_id = 2) const uint kKind = 0u;  // 0 MAX, 1 AVG
 layout(constant_id = 3) const uint kPath = 0u;  // 0 16 bytes, 1 one word, 2 element by element
 
-layout(std430, set = 0, binding = 0) readonly buffer XWords { uint x_words[]; };
-layout(std430, set = 0, binding = 0) readonly buffer XQuads { uvec4 x_quads[]; };
+layout(std430, set = 0, binding = 0) readonly restrict buffer XWords { uint x_words[]; };
+layout(std430, set = 0, binding = 0) readonly restrict buffer XQuads { uvec4 x_quads[]; };
 layout(std430, set = 0, binding = 1) buffer YWords { uint y_words[]; };
 layout(std430, set = 0, binding = 1) writeonly buffer YQuads { uvec4 y_quads[]; };
 
@@ -42,7 +42,9 @@ layout(push_constant) uniform Params {
   uint count_include_pad, same_quantization;
   int in_zero, out_zero;
   uint groups;        // paths 0 and 1: invocations per output pixel
-  uint total;         // invocations: pixels * groups, or output words (path 2)
+  uint group_shift;   // log2(groups), or 32 when groups is not a power of two
+  uint row_items;     // paths 0 and 1: invocations per output row (out_width * groups)
+  uint total;         // path 2: output words
   uint out_elements;  // path 2
   float in_scale, out_scale;
 } p;
@@ -86,9 +88,7 @@ struct Window {
   uint image;  // element offset of the pixel's image
 };
 
-Window window_of(uint pixel) {
-  uint ow = pixel % p.out_width, rest = pixel / p.out_width;
-  uint oh = rest % p.out_height, n = rest / p.out_height;
+Window window_at(uint n, uint oh, uint ow) {
   int h0 = int(oh * p.stride_h) - int(p.pad_top), w0 = int(ow * p.stride_w) - int(p.pad_left);
   Window win;
   win.h_begin = uint(max(h0, 0));
@@ -99,6 +99,11 @@ Window window_of(uint pixel) {
   win.divisor = p.count_include_pad != 0u ? p.kernel_h * p.kernel_w : win.cells;
   win.image = n * p.height * p.width * p.channels;
   return win;
+}
+
+Window window_of(uint pixel) {
+  uint ow = pixel % p.out_width, rest = pixel / p.out_width;
+  return window_at(rest / p.out_height, rest % p.out_height, ow);
 }
 
 uint cell_offset(Window win, uint h, uint w) { return win.image + (h * p.width + w) * p.channels; }
@@ -182,10 +187,10 @@ uint lane_finish(Lane l, Window win) {
 
 // ---- the three paths ----------------------------------------------------------------
 
-// Paths 0 and 1: kLanes channels of one pixel, from chunk i.
-void pool_chunk(uint i) {
-  uint pixel = i / p.groups, first = (i % p.groups) * kLanes;
-  Window win = window_of(pixel);
+// Paths 0 and 1: kLanes channels of output pixel (n, oh, ow), from channel
+// `first`.
+void pool_chunk(uint n, uint oh, uint ow, uint first) {
+  Window win = window_at(n, oh, ow);
   Lane lanes[16];
   for (uint j = 0u; j < kLanes; ++j) lanes[j] = lane_start();
   for (uint h = win.h_begin; h < win.h_end; ++h)
@@ -201,7 +206,7 @@ void pool_chunk(uint i) {
     else if (kType == 1u) r[j >> 1] |= bits << (16u * (j & 1u));
     else r[j >> 2] |= bits << (8u * (j & 3u));
   }
-  uint out_word = (pixel * p.channels + first) >> kShift;
+  uint out_word = (((n * p.out_height + oh) * p.out_width + ow) * p.channels + first) >> kShift;
   if (kPath == 0u) y_quads[out_word >> 2] = r;
   else y_words[out_word] = r.x;
 }
@@ -225,10 +230,18 @@ void pool_word(uint i) {
   y_words[i] = kept == 0u ? word : word | (y_words[i] & kept);
 }
 
+// Paths 0 and 1 dispatch (work-groups along an output row, out_height,
+// batch): the row and the image come without a division (CPU drivers cannot
+// vectorise one), the column and the channels from a shift where the groups
+// are a power of two. Path 2 dispatches a grid-stride line.
 void main() {
-  uint stride = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
-  for (uint i = gl_GlobalInvocationID.x; i < p.total; i += stride) {
-    if (kPath == 2u) pool_word(i);
-    else pool_chunk(i);
+  if (kPath == 2u) {
+    uint stride = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
+    for (uint i = gl_GlobalInvocationID.x; i < p.total; i += stride) pool_word(i);
+    return;
   }
+  uint item = gl_GlobalInvocationID.x;
+  if (item >= p.row_items) return;
+  uint ow = p.group_shift < 32u ? item >> p.group_shift : item / p.groups;
+  pool_chunk(gl_WorkGroupID.z, gl_WorkGroupID.y, ow, (item - ow * p.groups) * kLanes);
 }

@@ -6,6 +6,7 @@
 // channels fill 32-bit words; execute() records one dispatch.
 #include <vulkan/vulkan.h>
 
+#include <bit>
 #include <cstdint>
 #include <new>
 #include <span>
@@ -28,7 +29,7 @@ struct PushConstants {
   uint32_t kernel_h, kernel_w, stride_h, stride_w, pad_top, pad_left;
   uint32_t count_include_pad, same_quantization;
   int32_t in_zero, out_zero;
-  uint32_t groups, total, out_elements;
+  uint32_t groups, group_shift, row_items, total, out_elements;
   float in_scale, out_scale;
 };
 
@@ -40,7 +41,12 @@ struct Pool2DVulkan : KernelBase, pool2d::Pooling, pool2d::Geometry {
   bool fp64 = false;
   VkPipeline pipeline = VK_NULL_HANDLE;  // the one prepare chose
   PushConstants push{};
+  Path path = kElements;
+  uint32_t dispatch[3] = {0, 0, 0};  // paths 0 and 1: work-groups (row, out_height, batch)
 };
+
+// Every device takes at least this many work-groups along each dimension.
+constexpr uint64_t kMinGroupCount = 65535;
 
 oprig_status create(const oprig_backend_context* ctx, const oprig_param* params, size_t num_params,
                     oprig_kernel** out_kernel) {
@@ -79,9 +85,16 @@ oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
       out_bytes > k->pipelines.max_range())
     return OPRIG_STATUS_UNSUPPORTED;
   const uint64_t row_bytes = static_cast<uint64_t>(k->channels) * k->element_bytes();
-  const Path path = row_bytes % 16 == 0 ? kQuads : row_bytes % 4 == 0 ? kWords : kElements;
-  const uint64_t lanes = (path == kQuads ? 16 : 4) / k->element_bytes();
-  const auto pixels = static_cast<uint64_t>(k->batches * k->out_height * k->out_width);
+  const uint64_t lanes = (row_bytes % 16 == 0 ? 16 : 4) / k->element_bytes();
+  const uint64_t groups = static_cast<uint64_t>(k->channels) / lanes;
+  const uint64_t row_items = groups * static_cast<uint64_t>(k->out_width);
+  const uint64_t row_groups = (row_items + VulkanPipelines::kLocalSize - 1) / VulkanPipelines::kLocalSize;
+  // Element by element where the channels do not fill words, or where the
+  // grid of work-groups would be too large.
+  const bool by_pixel = row_bytes % 4 == 0 && row_groups <= kMinGroupCount &&
+                        static_cast<uint64_t>(k->out_height) <= kMinGroupCount &&
+                        static_cast<uint64_t>(k->batches) <= kMinGroupCount;
+  const Path path = !by_pixel ? kElements : row_bytes % 16 == 0 ? kQuads : kWords;
   const uint32_t type = k->dtype == OPRIG_DTYPE_FLOAT_32 ? 0 : k->dtype == OPRIG_DTYPE_FLOAT_16 ? 1 : 2;
   PushConstants& push = k->push;
   push = {};
@@ -104,12 +117,16 @@ oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   push.in_scale = static_cast<float>(k->in_scale);
   push.out_scale = static_cast<float>(k->out_scale);
   if (path == kElements) {
-    push.groups = 1;
     push.total = static_cast<uint32_t>((out_bytes + 3) / 4);
   } else {
-    push.groups = static_cast<uint32_t>(static_cast<uint64_t>(k->channels) / lanes);
-    push.total = static_cast<uint32_t>(pixels * push.groups);
+    push.groups = static_cast<uint32_t>(groups);
+    push.group_shift = std::has_single_bit(groups) ? static_cast<uint32_t>(std::countr_zero(groups)) : 32;
+    push.row_items = static_cast<uint32_t>(row_items);
+    k->dispatch[0] = static_cast<uint32_t>(row_groups);
+    k->dispatch[1] = static_cast<uint32_t>(k->out_height);
+    k->dispatch[2] = static_cast<uint32_t>(k->batches);
   }
+  k->path = path;
   const uint32_t constants[3] = {type, k->kind == pool2d::Kind::kMax ? 0u : 1u, path};
   k->pipeline = k->pipelines.pipeline(k->module, constants);
   return k->pipeline == VK_NULL_HANDLE ? OPRIG_STATUS_BACKEND_ERROR : OPRIG_STATUS_OK;
@@ -122,10 +139,15 @@ oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
     return OPRIG_STATUS_INVALID_ARGUMENT;
   auto* k = from_handle<Pool2DVulkan>(handle);
   if (k->pipeline == VK_NULL_HANDLE) return OPRIG_STATUS_INVALID_ARGUMENT;  // not prepared
-  if (k->push.total == 0) return OPRIG_STATUS_OK;
   const oprig_tensor tensors[2] = {inputs[0], outputs[0]};
-  return k->pipelines.record(static_cast<VkCommandBuffer>(info->vk_command_buffer), k->pipeline, tensors, &k->push,
-                             sizeof k->push, k->push.total);
+  const auto cmd = static_cast<VkCommandBuffer>(info->vk_command_buffer);
+  if (k->path == kElements) {
+    if (k->push.total == 0) return OPRIG_STATUS_OK;
+    return k->pipelines.record(cmd, k->pipeline, tensors, &k->push, sizeof k->push, k->push.total);
+  }
+  // record_groups records nothing for an empty grid.
+  return k->pipelines.record_groups(cmd, k->pipeline, tensors, &k->push, sizeof k->push, k->dispatch[0],
+                                    k->dispatch[1], k->dispatch[2]);
 }
 
 void destroy(oprig_kernel* handle) { delete from_handle<Pool2DVulkan>(handle); }

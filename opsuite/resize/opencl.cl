@@ -16,37 +16,47 @@
 // the results are the cpu's bit for bit.
 //
 // The geometry as an int8: s0 height, s1 width, s2 channels, s3 out_height,
-// s4 out_width, s5 groups (work-items per output pixel); `total` work-items
-// (pixels * groups); every offset fits 32 bits (the host checks).
+// s4 out_width, s5 groups (work-items per output pixel), s6 log2(groups) or
+// -1 when the groups are not a power of two, s7 work-items per output row
+// (out_width * groups). Every offset fits 32 bits (the host checks).
 
 #pragma OPENCL FP_CONTRACT OFF
 
-// Output pixel `pixel` (over batch, out_height, out_width): its table
-// entries and the element offset of its image's first input pixel.
+// This work-item's output pixel: its table entries and the offsets of its
+// image's first input pixel and of the output pixel, in pixels. The NDRange
+// is (work-items of an output row, out_height, batch): only the column and
+// the channel group come from a division (a shift when the groups are a
+// power of two), which CPU drivers cannot vectorise.
 typedef struct {
   uint4 row, column;
-  uint image;
+  uint image, pixel, group;
 } ResizeSource;
 
-inline ResizeSource resize_source(const uint pixel, global const uint4* table, const int8 g) {
-  const uint out_w = (uint)g.s4, out_h = (uint)g.s3;
-  const uint ox = pixel % out_w, rest = pixel / out_w;
-  const uint oy = rest % out_h, n = rest / out_h;
+inline ResizeSource resize_source(const uint item, global const uint4* restrict table, const int8 g) {
+  const uint groups = (uint)g.s5, oy = get_global_id(1), n = get_global_id(2);
+  const uint ox = g.s6 >= 0 ? item >> g.s6 : item / groups;
   ResizeSource s;
   s.row = table[oy];
-  s.column = table[out_h + ox];
-  s.image = n * (uint)g.s0 * (uint)g.s1;  // in pixels
+  s.column = table[(uint)g.s3 + ox];
+  s.image = n * (uint)g.s0 * (uint)g.s1;
+  s.pixel = (n * (uint)g.s3 + oy) * (uint)g.s4 + ox;
+  s.group = item - ox * groups;
   return s;
 }
 
-#define RESIZE_NEAREST_KERNEL(T, B)                                                                       \
-  kernel void resize_nearest_##B(global const T* x, global T* y, global const uint4* table, const int8 g, \
-                                 const uint total) {                                                      \
-    const uint i = get_global_id(0);                                                                      \
-    if (i >= total) return;                                                                               \
-    const uint groups = (uint)g.s5, group = i % groups;                                                   \
-    const ResizeSource s = resize_source(i / groups, table, g);                                           \
-    y[i] = x[(s.image + s.row.x * (uint)g.s1 + s.column.x) * groups + group];                             \
+// The start of every kernel: its arguments and its output pixel's source.
+#define RESIZE_KERNEL(NAME, T)                                                                           \
+  kernel void NAME(global const T* restrict x, global T* restrict y, global const uint4* restrict table, \
+                   const int8 g) {                                                                       \
+    const uint item = get_global_id(0);                                                                  \
+    if (item >= (uint)g.s7) return;                                                                      \
+    const ResizeSource s = resize_source(item, table, g);
+
+// NEAREST: B bytes as T, a pixel's channels being g.s5 of them.
+#define RESIZE_NEAREST_KERNEL(T, B)                                                                      \
+  RESIZE_KERNEL(resize_nearest_##B, T)                                                                   \
+    const uint groups = (uint)g.s5;                                                                      \
+    y[s.pixel * groups + s.group] = x[(s.image + s.row.x * (uint)g.s1 + s.column.x) * groups + s.group]; \
   }
 
 RESIZE_NEAREST_KERNEL(uint4, 16)
@@ -54,23 +64,20 @@ RESIZE_NEAREST_KERNEL(uint2, 8)
 RESIZE_NEAREST_KERNEL(uint, 4)
 RESIZE_NEAREST_KERNEL(ushort, 2)
 
-#define RESIZE_BILINEAR_KERNEL(TYPE, T, SUFFIX, V)                                                          \
-  kernel void resize_bilinear_##SUFFIX##_##V(global const T* x, global T* y, global const uint4* table,     \
-                                             const int8 g, const uint total) {                              \
-    const uint i = get_global_id(0);                                                                        \
-    if (i >= total) return;                                                                                 \
-    const uint groups = (uint)g.s5, width = (uint)g.s1, channels = (uint)g.s2;                              \
-    const ResizeSource s = resize_source(i / groups, table, g);                                             \
-    const uint top = (s.image + s.row.x * width) * channels + (i % groups) * V;                             \
-    const uint bottom = (s.image + s.row.y * width) * channels + (i % groups) * V;                          \
-    const uint left = s.column.x * channels, right = s.column.y * channels;                                 \
-    const float wy = as_float(s.row.z), ry = as_float(s.row.w);                                             \
-    const float wx = as_float(s.column.z), rx = as_float(s.column.w);                                       \
-    const oprig_float##V v_left =                                                                           \
-        ry * OPRIG_LOAD_##TYPE##_##V(x, top + left) + wy * OPRIG_LOAD_##TYPE##_##V(x, bottom + left);       \
-    const oprig_float##V v_right =                                                                          \
-        ry * OPRIG_LOAD_##TYPE##_##V(x, top + right) + wy * OPRIG_LOAD_##TYPE##_##V(x, bottom + right);     \
-    OPRIG_STORE_##TYPE##_##V(rx * v_left + wx * v_right, y, i * V);                                         \
+// BILINEAR: V channels of TYPE (F32 or F16, T the element type in memory).
+#define RESIZE_BILINEAR_KERNEL(TYPE, T, SUFFIX, V)                                                      \
+  RESIZE_KERNEL(resize_bilinear_##SUFFIX##_##V, T)                                                      \
+    const uint width = (uint)g.s1, channels = (uint)g.s2;                                               \
+    const uint top = (s.image + s.row.x * width) * channels + s.group * V;                              \
+    const uint bottom = (s.image + s.row.y * width) * channels + s.group * V;                           \
+    const uint left = s.column.x * channels, right = s.column.y * channels;                             \
+    const float wy = as_float(s.row.z), ry = as_float(s.row.w);                                         \
+    const float wx = as_float(s.column.z), rx = as_float(s.column.w);                                   \
+    const oprig_float##V v_left =                                                                       \
+        ry * OPRIG_LOAD_##TYPE##_##V(x, top + left) + wy * OPRIG_LOAD_##TYPE##_##V(x, bottom + left);   \
+    const oprig_float##V v_right =                                                                      \
+        ry * OPRIG_LOAD_##TYPE##_##V(x, top + right) + wy * OPRIG_LOAD_##TYPE##_##V(x, bottom + right); \
+    OPRIG_STORE_##TYPE##_##V(rx * v_left + wx * v_right, y, s.pixel * channels + s.group * V);          \
   }
 
 RESIZE_BILINEAR_KERNEL(F32, float, f32, 1)

@@ -7,6 +7,7 @@
 #include <CL/cl.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <new>
 #include <string>
@@ -114,18 +115,23 @@ oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   info->cl_last_event = nullptr;
   auto* k = from_handle<ResizeOpenCL>(handle);
   if (!k->prepared) return OPRIG_STATUS_INVALID_ARGUMENT;
-  const auto total = static_cast<cl_uint>(static_cast<uint64_t>(k->batches * k->out_height * k->out_width) * k->groups);
-  if (total == 0) return OPRIG_STATUS_OK;
+  const uint64_t row_items = static_cast<uint64_t>(k->out_width) * k->groups;
+  if (row_items == 0 || k->batches == 0) return OPRIG_STATUS_OK;
   const cl_mem x = static_cast<cl_mem>(inputs[0].data), y = static_cast<cl_mem>(outputs[0].data);
   if (x == nullptr || y == nullptr) return OPRIG_STATUS_INVALID_ARGUMENT;
+  const cl_int shift = std::has_single_bit(k->groups) ? std::countr_zero(k->groups) : -1;
   const cl_int8 g{{static_cast<cl_int>(k->height), static_cast<cl_int>(k->width), static_cast<cl_int>(k->channels),
                    static_cast<cl_int>(k->out_height), static_cast<cl_int>(k->out_width),
-                   static_cast<cl_int>(k->groups), 0, 0}};
-  if (!set_kernel_args(k->kernel, x, y, k->table, g, total)) return OPRIG_STATUS_BACKEND_ERROR;
-  const size_t local = std::min<size_t>(256, max_work_group_size(k->kernel, k->device));
-  const size_t global = (total + local - 1) / local * local;
+                   static_cast<cl_int>(k->groups), shift, static_cast<cl_int>(row_items)}};
+  if (!set_kernel_args(k->kernel, x, y, k->table, g)) return OPRIG_STATUS_BACKEND_ERROR;
+  // (work-items of an output row, output rows, images): the row and the
+  // image come without a division.
+  const size_t local[3] = {std::min<size_t>({256, max_work_group_size(k->kernel, k->device), std::bit_ceil(row_items)}),
+                           1, 1};
+  const size_t global[3] = {(row_items + local[0] - 1) / local[0] * local[0], static_cast<size_t>(k->out_height),
+                            static_cast<size_t>(k->batches)};
   ClEnqueue enqueue(k->queue);
-  const oprig_status st = enqueue.kernel(k->kernel, 1, &global, &local);
+  const oprig_status st = enqueue.kernel(k->kernel, 3, global, local);
   if (st == OPRIG_STATUS_OK) enqueue.finish(info);
   return st;
 }

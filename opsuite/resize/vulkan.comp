@@ -27,16 +27,18 @@ layout(constant_id = 1) const uint kType = 0u;  // 0 FLOAT_32, 1 FLOAT_16
 layout(constant_id = 2) const uint kMode = 0u;  // 0 NEAREST, 1 BILINEAR
 layout(constant_id = 3) const uint kPath = 0u;  // 0 16 bytes, 1 one word, 2 element by element
 
-layout(std430, set = 0, binding = 0) readonly buffer XWords { uint x_words[]; };
-layout(std430, set = 0, binding = 0) readonly buffer XQuads { uvec4 x_quads[]; };
+layout(std430, set = 0, binding = 0) readonly restrict buffer XWords { uint x_words[]; };
+layout(std430, set = 0, binding = 0) readonly restrict buffer XQuads { uvec4 x_quads[]; };
 layout(std430, set = 0, binding = 1) buffer YWords { uint y_words[]; };
 layout(std430, set = 0, binding = 1) writeonly buffer YQuads { uvec4 y_quads[]; };
-layout(std430, set = 0, binding = 2) readonly buffer Table { uvec4 table[]; };
+layout(std430, set = 0, binding = 2) readonly restrict buffer Table { uvec4 table[]; };
 
 layout(push_constant) uniform Params {
   uint height, width, channels, out_height, out_width;
   uint groups;        // paths 0 and 1: invocations per output pixel
-  uint total;         // invocations: pixels * groups, or output words (path 2)
+  uint group_shift;   // log2(groups), or 32 when groups is not a power of two
+  uint row_items;     // paths 0 and 1: invocations per output row (out_width * groups)
+  uint total;         // path 2: output words
   uint out_elements;  // path 2
 } p;
 
@@ -51,14 +53,17 @@ struct Source {
   uint image;
 };
 
-Source source_of(uint pixel) {
-  uint ox = pixel % p.out_width, rest = pixel / p.out_width;
-  uint oy = rest % p.out_height, n = rest / p.out_height;
+Source source_at(uint n, uint oy, uint ox) {
   Source s;
   s.row = table[oy];
   s.column = table[p.out_height + ox];
   s.image = n * p.height * p.width;
   return s;
+}
+
+Source source_of(uint pixel) {
+  uint ox = pixel % p.out_width, rest = pixel / p.out_width;
+  return source_at(rest / p.out_height, rest % p.out_height, ox);
 }
 
 // Element offset of input pixel (y, x) of the source's image.
@@ -82,11 +87,11 @@ uint blend(Source s, uint a, uint b, uint c, uint d) {
   return narrowed(r);
 }
 
-// Paths 0 and 1: kLanes channels of one output pixel, from chunk i.
-void resize_chunk(uint i) {
-  uint pixel = i / p.groups, first = (i % p.groups) * kLanes;
-  Source s = source_of(pixel);
-  uint out_word = (pixel * p.channels + first) >> kShift;
+// Paths 0 and 1: kLanes channels of output pixel (n, oy, ox), from channel
+// `first`.
+void resize_chunk(uint n, uint oy, uint ox, uint first) {
+  Source s = source_at(n, oy, ox);
+  uint out_word = (((n * p.out_height + oy) * p.out_width + ox) * p.channels + first) >> kShift;
   if (kMode == 0u) {
     uint from = (at(s, s.row.x, s.column.x) + first) >> kShift;
     if (kPath == 0u) y_quads[out_word >> 2] = x_quads[from >> 2];
@@ -141,10 +146,18 @@ void resize_word(uint i) {
   y_words[i] = word;
 }
 
+// Paths 0 and 1 dispatch (work-groups along an output row, out_height,
+// batch): the row and the image come without a division (CPU drivers cannot
+// vectorise one), the column and the channels from a shift where the groups
+// are a power of two. Path 2 dispatches a grid-stride line.
 void main() {
-  uint stride = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
-  for (uint i = gl_GlobalInvocationID.x; i < p.total; i += stride) {
-    if (kPath == 2u) resize_word(i);
-    else resize_chunk(i);
+  if (kPath == 2u) {
+    uint stride = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
+    for (uint i = gl_GlobalInvocationID.x; i < p.total; i += stride) resize_word(i);
+    return;
   }
+  uint item = gl_GlobalInvocationID.x;
+  if (item >= p.row_items) return;
+  uint ox = p.group_shift < 32u ? item >> p.group_shift : item / p.groups;
+  resize_chunk(gl_WorkGroupID.z, gl_WorkGroupID.y, ox, (item - ox * p.groups) * kLanes);
 }

@@ -5,6 +5,7 @@
 // channels fill 32-bit words; execute() records one dispatch.
 #include <vulkan/vulkan.h>
 
+#include <bit>
 #include <cstdint>
 #include <new>
 #include <span>
@@ -25,7 +26,7 @@ namespace {
 // vulkan.comp's push constants, in its order.
 struct PushConstants {
   uint32_t height, width, channels, out_height, out_width;
-  uint32_t groups, total, out_elements;
+  uint32_t groups, group_shift, row_items, total, out_elements;
 };
 
 enum Path : uint32_t { kQuads, kWords, kElements };  // vulkan.comp's kPath
@@ -37,7 +38,12 @@ struct ResizeVulkan : KernelBase, resize::Resampling, resize::Plan {
   int module = -1;
   VkPipeline pipeline = VK_NULL_HANDLE;  // the one prepare chose
   PushConstants push{};
+  Path path = kElements;
+  uint32_t dispatch[3] = {0, 0, 0};  // paths 0 and 1: work-groups (row, out_height, batch)
 };
+
+// Every device takes at least this many work-groups along each dimension.
+constexpr uint64_t kMinGroupCount = 65535;
 
 oprig_status create(const oprig_backend_context* ctx, const oprig_param* params, size_t num_params,
                     oprig_kernel** out_kernel) {
@@ -78,7 +84,15 @@ oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   st = k->table.write(*k->ctx, table.data(), table.size() * sizeof(uint32_t));
   if (st != OPRIG_STATUS_OK) return st;
   const uint64_t pixel_bytes = static_cast<uint64_t>(k->channels) * k->element_bytes();
-  const Path path = pixel_bytes % 16 == 0 ? kQuads : pixel_bytes % 4 == 0 ? kWords : kElements;
+  const uint64_t groups = pixel_bytes / (pixel_bytes % 16 == 0 ? 16 : 4);
+  const uint64_t row_items = groups * static_cast<uint64_t>(k->out_width);
+  const uint64_t row_groups = (row_items + VulkanPipelines::kLocalSize - 1) / VulkanPipelines::kLocalSize;
+  // Element by element where the channels do not fill words, or where the
+  // grid of work-groups would be too large.
+  const bool by_pixel = pixel_bytes % 4 == 0 && row_groups <= kMinGroupCount &&
+                        static_cast<uint64_t>(k->out_height) <= kMinGroupCount &&
+                        static_cast<uint64_t>(k->batches) <= kMinGroupCount;
+  const Path path = !by_pixel ? kElements : pixel_bytes % 16 == 0 ? kQuads : kWords;
   PushConstants& push = k->push;
   push = {};
   push.height = static_cast<uint32_t>(k->height);
@@ -88,12 +102,16 @@ oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   push.out_width = static_cast<uint32_t>(k->out_width);
   push.out_elements = static_cast<uint32_t>(pixels * static_cast<uint64_t>(k->channels));
   if (path == kElements) {
-    push.groups = 1;
     push.total = static_cast<uint32_t>((out_bytes + 3) / 4);
   } else {
-    push.groups = static_cast<uint32_t>(pixel_bytes / (path == kQuads ? 16 : 4));
-    push.total = static_cast<uint32_t>(pixels * push.groups);
+    push.groups = static_cast<uint32_t>(groups);
+    push.group_shift = std::has_single_bit(groups) ? static_cast<uint32_t>(std::countr_zero(groups)) : 32;
+    push.row_items = static_cast<uint32_t>(row_items);
+    k->dispatch[0] = static_cast<uint32_t>(row_groups);
+    k->dispatch[1] = static_cast<uint32_t>(k->out_height);
+    k->dispatch[2] = static_cast<uint32_t>(k->batches);
   }
+  k->path = path;
   const uint32_t constants[3] = {k->dtype == OPRIG_DTYPE_FLOAT_32 ? 0u : 1u,
                                  k->mode == resize::Mode::kNearest ? 0u : 1u, path};
   k->pipeline = k->pipelines.pipeline(k->module, constants);
@@ -107,10 +125,15 @@ oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
     return OPRIG_STATUS_INVALID_ARGUMENT;
   auto* k = from_handle<ResizeVulkan>(handle);
   if (k->pipeline == VK_NULL_HANDLE) return OPRIG_STATUS_INVALID_ARGUMENT;  // not prepared
-  if (k->push.total == 0) return OPRIG_STATUS_OK;
   const oprig_tensor tensors[3] = {inputs[0], outputs[0], k->table.tensor()};
-  return k->pipelines.record(static_cast<VkCommandBuffer>(info->vk_command_buffer), k->pipeline, tensors, &k->push,
-                             sizeof k->push, k->push.total);
+  const auto cmd = static_cast<VkCommandBuffer>(info->vk_command_buffer);
+  if (k->path == kElements) {
+    if (k->push.total == 0) return OPRIG_STATUS_OK;
+    return k->pipelines.record(cmd, k->pipeline, tensors, &k->push, sizeof k->push, k->push.total);
+  }
+  // record_groups records nothing for an empty grid.
+  return k->pipelines.record_groups(cmd, k->pipeline, tensors, &k->push, sizeof k->push, k->dispatch[0],
+                                    k->dispatch[1], k->dispatch[2]);
 }
 
 void destroy(oprig_kernel* handle) { delete from_handle<ResizeVulkan>(handle); }
