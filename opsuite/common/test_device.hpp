@@ -1,12 +1,14 @@
-// For the device unit tests of the ops (pool2d/device_test.cpp,
-// resize/device_test.cpp, in oprig_opsuite_test): a backend by name and the
-// opsuite's implementation library for it, made once per process (a fresh
-// backend would build the programs again). Absent, with the reason in `why`,
-// in a build or on a machine without it: the tests then GTEST_SKIP.
+// For the unit tests of the ops (pool2d/, resize/ *_test.cpp, in
+// oprig_opsuite_test): a backend by name and the opsuite's implementation
+// library for it, made once per process (a fresh backend would build the
+// programs again), absent with the reason in `why` in a build or on a
+// machine without it (the device tests then GTEST_SKIP); and one execute of
+// a one-input, one-output op.
 #pragma once
 
 #include <map>
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 #include "registry.hpp"
@@ -30,6 +32,16 @@ inline TestDevice& test_device(const std::string& name) {
     if (d.backend != nullptr) d.impl = opsuite_implementation(d.backend->kind(), &d.why);
   }
   return d;
+}
+
+// One execute of `op` on `backend`; `out` gives the output's dtype and
+// quantisation. Throws with the failing call's message.
+inline HostTensor run_once(Backend& backend, const oprig_implementation_v1& impl, const std::string& op,
+                           const ParamList& params, const HostTensor& in, const oprig_tensor& out) {
+  KernelSession s(backend, impl, op, params, {in}, {out});
+  if (!s.ok()) throw std::runtime_error(s.error());
+  if (s.run() != OPRIG_STATUS_OK) throw std::runtime_error(op + ": execute failed");
+  return s.output(0);
 }
 
 }  // namespace oprig::harness

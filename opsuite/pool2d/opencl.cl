@@ -17,32 +17,28 @@
 // it without cl_khr_fp64) each value is requantised in double exactly as the
 // cpu kernel does.
 //
-// Kernels pool_<max|avg>_<f32|f16|u8>_<V>; the geometry comes as an int16:
-// s0 height, s1 width, s2 channels, s3 out_height, s4 out_width, s5 kernel_h,
-// s6 kernel_w, s7 stride_h, s8 stride_w, s9 pad_top, sa pad_left, sb
-// count_include_pad, sc in_zero, sd out_zero, se same quantisation, sf
-// channel groups (channels / V); `row` holds s0 the work-items of an output
-// row (out_width * groups) and s1 log2(groups), or -1 when the groups are not
-// a power of two. Every offset fits 32 bits (the host checks).
+// Kernels pool_<max|avg>_<f32|f16|u8>_<V>, over the grid of
+// common/opencl/pixel_grid.cl; the geometry comes as an int16: s0 height, s1
+// width, s2 channels, s3 out_height, s4 out_width, s5 kernel_h, s6 kernel_w,
+// s7 stride_h, s8 stride_w, s9 pad_top, sa pad_left, sb count_include_pad,
+// sc in_zero, sd out_zero, se same quantisation. Every offset fits 32 bits
+// (the host checks).
 
 #pragma OPENCL FP_CONTRACT OFF
 #ifdef OPRIG_FP64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #endif
 
-// The window of this work-item's output pixel, clipped to the input. The
-// NDRange is (chunks of an output row, out_height, batch): only the column
-// and the channel group come from a division (a shift when the groups are a
-// power of two), which CPU drivers cannot vectorise.
+// The window of output pixel (n, oh, ow), clipped to the input, and where
+// the work-item's V channels from channel run `run` are.
 typedef struct {
   int h_begin, h_end, w_begin, w_end, cells, divisor;
   uint in_base;   // element offset of (n, 0, 0, first channel)
   uint out_base;  // element offset of the output's first channel
 } PoolWindow;
 
-inline PoolWindow pool_window(const uint item, const int16 g, const int2 row, const uint lanes) {
-  const uint groups = (uint)g.sf, oh = get_global_id(1), n = get_global_id(2);
-  const uint ow = row.s1 >= 0 ? item >> row.s1 : item / groups, group = item - ow * groups;
+inline PoolWindow pool_window(const uint ow, const uint run, const int16 g, const uint lanes) {
+  const uint oh = get_global_id(1), n = get_global_id(2);
   PoolWindow win;
   const int h0 = (int)oh * g.s7 - g.s9, w0 = (int)ow * g.s8 - g.sa;
   win.h_begin = max(h0, 0);
@@ -51,18 +47,18 @@ inline PoolWindow pool_window(const uint item, const int16 g, const int2 row, co
   win.w_end = min(w0 + g.s6, g.s1);
   win.cells = (win.h_end - win.h_begin) * (win.w_end - win.w_begin);
   win.divisor = g.sb ? g.s5 * g.s6 : win.cells;
-  win.in_base = n * (uint)g.s0 * (uint)g.s1 * (uint)g.s2 + group * lanes;
-  win.out_base = ((n * (uint)g.s3 + oh) * (uint)g.s4 + ow) * (uint)g.s2 + group * lanes;
+  win.in_base = n * (uint)g.s0 * (uint)g.s1 * (uint)g.s2 + run * lanes;
+  win.out_base = ((n * (uint)g.s3 + oh) * (uint)g.s4 + ow) * (uint)g.s2 + run * lanes;
   return win;
 }
 
 // The start of every kernel: its arguments and its window.
 #define POOL_KERNEL(NAME, T, V)                                                                          \
   kernel void NAME(global const T* restrict x, global T* restrict y, const int16 g, const float2 scales, \
-                   const int2 row) {                                                                     \
-    const uint item = get_global_id(0);                                                                  \
-    if (item >= (uint)row.s0) return;                                                                    \
-    const PoolWindow win = pool_window(item, g, row, V);
+                   const uint4 grid) {                                                                   \
+    uint ow, run;                                                                                        \
+    if (!oprig_pixel_item(grid, &ow, &run)) return;                                                      \
+    const PoolWindow win = pool_window(ow, run, g, V);
 
 // The window's cells inside the input, row by row, and cell (h, w) as V lanes.
 #define FOR_EACH_CELL                           \

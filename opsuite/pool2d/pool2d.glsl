@@ -41,11 +41,8 @@ layout(push_constant) uniform Params {
   uint kernel_h, kernel_w, stride_h, stride_w, pad_top, pad_left;
   uint count_include_pad, same_quantization;
   int in_zero, out_zero;
-  uint groups;        // paths 0 and 1: invocations per output pixel
-  uint group_shift;   // log2(groups), or 32 when groups is not a power of two
-  uint row_items;     // paths 0 and 1: invocations per output row (out_width * groups)
-  uint total;         // path 2: output words
-  uint out_elements;  // path 2
+  uint groups, group_shift, row_items, out_words;  // the grid (pixel_grid.glsl)
+  uint out_elements;
   float in_scale, out_scale;
 } p;
 
@@ -189,7 +186,7 @@ uint lane_finish(Lane l, Window win) {
 
 // Paths 0 and 1: kLanes channels of output pixel (n, oh, ow), from channel
 // `first`.
-void pool_chunk(uint n, uint oh, uint ow, uint first) {
+void pixel_run(uint n, uint oh, uint ow, uint first) {
   Window win = window_at(n, oh, ow);
   Lane lanes[16];
   for (uint j = 0u; j < kLanes; ++j) lanes[j] = lane_start();
@@ -212,7 +209,7 @@ void pool_chunk(uint n, uint oh, uint ow, uint first) {
 }
 
 // Path 2: output word i, element by element.
-void pool_word(uint i) {
+void pixel_word(uint i) {
   uint per_word = 1u << kShift, word = 0u, kept = 0u;
   for (uint k = 0u; k < per_word; ++k) {
     uint e = i * per_word + k, width = 32u >> kShift;
@@ -230,18 +227,4 @@ void pool_word(uint i) {
   y_words[i] = kept == 0u ? word : word | (y_words[i] & kept);
 }
 
-// Paths 0 and 1 dispatch (work-groups along an output row, out_height,
-// batch): the row and the image come without a division (CPU drivers cannot
-// vectorise one), the column and the channels from a shift where the groups
-// are a power of two. Path 2 dispatches a grid-stride line.
-void main() {
-  if (kPath == 2u) {
-    uint stride = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
-    for (uint i = gl_GlobalInvocationID.x; i < p.total; i += stride) pool_word(i);
-    return;
-  }
-  uint item = gl_GlobalInvocationID.x;
-  if (item >= p.row_items) return;
-  uint ow = p.group_shift < 32u ? item >> p.group_shift : item / p.groups;
-  pool_chunk(gl_WorkGroupID.z, gl_WorkGroupID.y, ow, (item - ow * p.groups) * kLanes);
-}
+#include "pixel_grid.glsl"

@@ -36,6 +36,9 @@ struct Geometry {
   // UINT_8 whose output is quantised as its input: MAX keeps codes and AVG
   // rounds a mean of codes, in integers.
   bool same_quantization() const { return in_scale == out_scale && in_zero == out_zero; }
+  // Another output quantisation is requantised in double (as on the cpu):
+  // device kernels refuse it where the device has no fp64.
+  bool needs_fp64() const { return dtype == OPRIG_DTYPE_UINT_8 && !same_quantization(); }
 };
 
 // The parameters by spec name, with the spec's defaults; nullopt when one is

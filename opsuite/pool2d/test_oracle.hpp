@@ -8,10 +8,10 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "common/test_device.hpp"
 #include "core/half.hpp"
 #include "runner/kernel_session.hpp"
 
@@ -34,11 +34,8 @@ inline ParamList params_of(const Pooling& p) {
 
 // One execute of Pool2D on `backend`; `out` gives the output's dtype and quantisation.
 inline HostTensor run_pool(Backend& backend, const oprig_implementation_v1& impl, const HostTensor& in,
-                           const Pooling& p, oprig_tensor out) {
-  KernelSession s(backend, impl, "Pool2D", params_of(p), {in}, {out});
-  if (!s.ok()) throw std::runtime_error(s.error());
-  if (s.run() != OPRIG_STATUS_OK) throw std::runtime_error("execute failed");
-  return s.output(0);
+                           const Pooling& p, const oprig_tensor& out) {
+  return run_once(backend, impl, "Pool2D", params_of(p), in, out);
 }
 
 // Integers in [-8, 8]: exact in fp16 and fp32, and so are their window sums.

@@ -15,48 +15,43 @@
 // fp32 for FLOAT_32 and for FLOAT_16 (widened exactly, rounded back once), so
 // the results are the cpu's bit for bit.
 //
-// The geometry as an int8: s0 height, s1 width, s2 channels, s3 out_height,
-// s4 out_width, s5 groups (work-items per output pixel), s6 log2(groups) or
-// -1 when the groups are not a power of two, s7 work-items per output row
-// (out_width * groups). Every offset fits 32 bits (the host checks).
+// Over the grid of common/opencl/pixel_grid.cl; the geometry as an int8: s0
+// height, s1 width, s2 channels, s3 out_height, s4 out_width (s5-s7 unused).
+// Every offset fits 32 bits (the host checks).
 
 #pragma OPENCL FP_CONTRACT OFF
 
-// This work-item's output pixel: its table entries and the offsets of its
-// image's first input pixel and of the output pixel, in pixels. The NDRange
-// is (work-items of an output row, out_height, batch): only the column and
-// the channel group come from a division (a shift when the groups are a
-// power of two), which CPU drivers cannot vectorise.
+// Output pixel (n, oy, ox) with oy, n from the grid of
+// common/opencl/pixel_grid.cl: its table entries and the offsets, in pixels,
+// of its image's first input pixel and of itself.
 typedef struct {
   uint4 row, column;
-  uint image, pixel, group;
+  uint image, pixel;
 } ResizeSource;
 
-inline ResizeSource resize_source(const uint item, global const uint4* restrict table, const int8 g) {
-  const uint groups = (uint)g.s5, oy = get_global_id(1), n = get_global_id(2);
-  const uint ox = g.s6 >= 0 ? item >> g.s6 : item / groups;
+inline ResizeSource resize_source(const uint ox, global const uint4* restrict table, const int8 g) {
+  const uint oy = get_global_id(1), n = get_global_id(2);
   ResizeSource s;
   s.row = table[oy];
   s.column = table[(uint)g.s3 + ox];
   s.image = n * (uint)g.s0 * (uint)g.s1;
   s.pixel = (n * (uint)g.s3 + oy) * (uint)g.s4 + ox;
-  s.group = item - ox * groups;
   return s;
 }
 
-// The start of every kernel: its arguments and its output pixel's source.
-#define RESIZE_KERNEL(NAME, T)                                                                           \
+// The start of every kernel: its arguments, its channel run and its source.
+#define RESIZE_KERNEL(NAME, T)                                                                            \
   kernel void NAME(global const T* restrict x, global T* restrict y, global const uint4* restrict table, \
-                   const int8 g) {                                                                       \
-    const uint item = get_global_id(0);                                                                  \
-    if (item >= (uint)g.s7) return;                                                                      \
-    const ResizeSource s = resize_source(item, table, g);
+                   const int8 g, const uint4 grid) {                                                     \
+    uint ox, run;                                                                                        \
+    if (!oprig_pixel_item(grid, &ox, &run)) return;                                                      \
+    const ResizeSource s = resize_source(ox, table, g);
 
-// NEAREST: B bytes as T, a pixel's channels being g.s5 of them.
-#define RESIZE_NEAREST_KERNEL(T, B)                                                                      \
-  RESIZE_KERNEL(resize_nearest_##B, T)                                                                   \
-    const uint groups = (uint)g.s5;                                                                      \
-    y[s.pixel * groups + s.group] = x[(s.image + s.row.x * (uint)g.s1 + s.column.x) * groups + s.group]; \
+// NEAREST: B bytes as T, a pixel's channels being grid.s0 of them.
+#define RESIZE_NEAREST_KERNEL(T, B)                                                          \
+  RESIZE_KERNEL(resize_nearest_##B, T)                                                       \
+    const uint runs = grid.s0;                                                               \
+    y[s.pixel * runs + run] = x[(s.image + s.row.x * (uint)g.s1 + s.column.x) * runs + run]; \
   }
 
 RESIZE_NEAREST_KERNEL(uint4, 16)
@@ -68,8 +63,8 @@ RESIZE_NEAREST_KERNEL(ushort, 2)
 #define RESIZE_BILINEAR_KERNEL(TYPE, T, SUFFIX, V)                                                      \
   RESIZE_KERNEL(resize_bilinear_##SUFFIX##_##V, T)                                                      \
     const uint width = (uint)g.s1, channels = (uint)g.s2;                                               \
-    const uint top = (s.image + s.row.x * width) * channels + s.group * V;                              \
-    const uint bottom = (s.image + s.row.y * width) * channels + s.group * V;                           \
+    const uint top = (s.image + s.row.x * width) * channels + run * V;                              \
+    const uint bottom = (s.image + s.row.y * width) * channels + run * V;                           \
     const uint left = s.column.x * channels, right = s.column.y * channels;                             \
     const float wy = as_float(s.row.z), ry = as_float(s.row.w);                                         \
     const float wx = as_float(s.column.z), rx = as_float(s.column.w);                                   \
@@ -77,7 +72,7 @@ RESIZE_NEAREST_KERNEL(ushort, 2)
         ry * OPRIG_LOAD_##TYPE##_##V(x, top + left) + wy * OPRIG_LOAD_##TYPE##_##V(x, bottom + left);   \
     const oprig_float##V v_right =                                                                      \
         ry * OPRIG_LOAD_##TYPE##_##V(x, top + right) + wy * OPRIG_LOAD_##TYPE##_##V(x, bottom + right); \
-    OPRIG_STORE_##TYPE##_##V(rx * v_left + wx * v_right, y, s.pixel * channels + s.group * V);          \
+    OPRIG_STORE_##TYPE##_##V(rx * v_left + wx * v_right, y, s.pixel * channels + run * V);          \
   }
 
 RESIZE_BILINEAR_KERNEL(F32, float, f32, 1)

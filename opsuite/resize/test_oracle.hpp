@@ -8,10 +8,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "common/test_device.hpp"
 #include "runner/kernel_session.hpp"
 
 namespace oprig::harness::resize_test {
@@ -38,10 +38,7 @@ inline HostTensor run_resize(Backend& backend, const oprig_implementation_v1& im
                              const Resizing& r) {
   oprig_tensor out{};
   out.dtype = in.dtype;
-  KernelSession s(backend, impl, "Resize", params_of(r), {in}, {out});
-  if (!s.ok()) throw std::runtime_error(s.error());
-  if (s.run() != OPRIG_STATUS_OK) throw std::runtime_error("execute failed");
-  return s.output(0);
+  return run_once(backend, impl, "Resize", params_of(r), in, out);
 }
 
 // Values in [-4, 4), the plan's uniform fill.

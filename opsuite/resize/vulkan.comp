@@ -35,11 +35,8 @@ layout(std430, set = 0, binding = 2) readonly restrict buffer Table { uvec4 tabl
 
 layout(push_constant) uniform Params {
   uint height, width, channels, out_height, out_width;
-  uint groups;        // paths 0 and 1: invocations per output pixel
-  uint group_shift;   // log2(groups), or 32 when groups is not a power of two
-  uint row_items;     // paths 0 and 1: invocations per output row (out_width * groups)
-  uint total;         // path 2: output words
-  uint out_elements;  // path 2
+  uint groups, group_shift, row_items, out_words;  // the grid (pixel_grid.glsl)
+  uint out_elements;
 } p;
 
 #include "fp16_bits.glsl"
@@ -89,7 +86,7 @@ uint blend(Source s, uint a, uint b, uint c, uint d) {
 
 // Paths 0 and 1: kLanes channels of output pixel (n, oy, ox), from channel
 // `first`.
-void resize_chunk(uint n, uint oy, uint ox, uint first) {
+void pixel_run(uint n, uint oy, uint ox, uint first) {
   Source s = source_at(n, oy, ox);
   uint out_word = (((n * p.out_height + oy) * p.out_width + ox) * p.channels + first) >> kShift;
   if (kMode == 0u) {
@@ -126,7 +123,7 @@ void resize_chunk(uint n, uint oy, uint ox, uint first) {
 uint half_bits(uint e) { return (x_words[e >> 1] >> (16u * (e & 1u))) & 0xffffu; }
 
 // Path 2 (FLOAT_16): output word i, element by element.
-void resize_word(uint i) {
+void pixel_word(uint i) {
   uint word = 0u;
   for (uint k = 0u; k < 2u; ++k) {
     uint e = 2u * i + k;
@@ -146,18 +143,4 @@ void resize_word(uint i) {
   y_words[i] = word;
 }
 
-// Paths 0 and 1 dispatch (work-groups along an output row, out_height,
-// batch): the row and the image come without a division (CPU drivers cannot
-// vectorise one), the column and the channels from a shift where the groups
-// are a power of two. Path 2 dispatches a grid-stride line.
-void main() {
-  if (kPath == 2u) {
-    uint stride = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
-    for (uint i = gl_GlobalInvocationID.x; i < p.total; i += stride) resize_word(i);
-    return;
-  }
-  uint item = gl_GlobalInvocationID.x;
-  if (item >= p.row_items) return;
-  uint ox = p.group_shift < 32u ? item >> p.group_shift : item / p.groups;
-  resize_chunk(gl_WorkGroupID.z, gl_WorkGroupID.y, ox, (item - ox * p.groups) * kLanes);
-}
+#include "pixel_grid.glsl"
