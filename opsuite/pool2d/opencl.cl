@@ -9,8 +9,9 @@
 // FLOAT_32 and FLOAT_16 (widened by vload_half, rounded once by
 // vstore_half_rte): MAX keeps `x > acc ? x : acc` and the last NaN met, which
 // wins (padding never does); AVG sums in fp32 in the cpu kernel's order and
-// divides once (correctly rounded where the host builds with
-// -cl-fp32-correctly-rounded-divide-sqrt): bit for bit the cpu's results.
+// divides once: bit for bit the cpu's results where the device divides
+// correctly rounded (the host then builds with
+// -cl-fp32-correctly-rounded-divide-sqrt; elsewhere OpenCL allows 2.5 ulp).
 // Quantised UINT_8: codes combined in int (exact). With the output quantised
 // as the input, MAX keeps the code and AVG rounds the mean of codes half away
 // from zero in integers; otherwise (OPRIG_FP64 builds only: the host refuses
