@@ -8,6 +8,11 @@
 // Shapes: 0 = [1, 8, 512, 64] self-attention (encoder), 1 = [1, 32, 1, 128]
 // queries over [1, 32, 2048, 128] keys (one decoding step). The GFLOPs
 // counter counts 4 Sq Sk D per head whether causal or not.
+// On the device backends (device time per execute, device_kernel_bench.hpp),
+// [1, 8, 1024, 64], fp32 and fp16, causal or not, read against the same-run
+// probe BM_AddConstant{OpenCL,Vulkan} and the device's calibrated FMA peak:
+//   BM_ScaledDotProductAttentionOpenCL/fp16:H/causal:C   the fused kernel
+//   BM_ScaledDotProductAttentionVulkan/fp16:H/causal:C
 #include <benchmark/benchmark.h>
 
 #include <cmath>
@@ -16,7 +21,9 @@
 #include <thread>
 #include <vector>
 
+#include "core/half.hpp"
 #include "cpu/cpu_backend.hpp"
+#include "device_kernel_bench.hpp"
 #include "runner/kernel_session.hpp"
 #include "scaled_dot_product_attention/eigen_peer.hpp"
 
@@ -146,7 +153,51 @@ void arguments(benchmark::internal::Benchmark* b) {
   b->UseRealTime()->Unit(benchmark::kMillisecond);
 }
 
+// The device rows: [1, 8, 1024, 64] with the default scale.
+constexpr BenchShape kDeviceShape = {8, 1024, 1024, 64};
+
+std::vector<HostTensor> device_inputs(bool half) {
+  const BenchShape& s = kDeviceShape;
+  uint32_t state = 7;
+  auto tensor = [&](int64_t rows) {
+    const std::vector<int64_t> shape = {1, s.heads, rows, s.depth};
+    std::vector<float> values(static_cast<size_t>(s.heads * rows * s.depth));
+    for (float& e : values) {
+      state = state * 1664525u + 1013904223u;
+      e = static_cast<float>(state >> 8) / 8388608.0f - 1.0f;
+    }
+    if (!half) return HostTensor::of(OPRIG_DTYPE_FLOAT_32, shape, values);
+    std::vector<uint16_t> halves(values.size());
+    for (size_t i = 0; i < values.size(); ++i) halves[i] = oprig::float_to_half(values[i]);
+    return HostTensor::of(OPRIG_DTYPE_FLOAT_16, shape, halves);
+  };
+  return {tensor(s.query_len), tensor(s.key_len), tensor(s.key_len)};
+}
+
+void device_attention(benchmark::State& state, const char* backend) {
+  const bool half = state.range(0) != 0, causal = state.range(1) != 0;
+  const std::string key = std::string("sdpa/") + (half ? "f16" : "f32") + (causal ? "/causal" : "");
+  auto& kernel = oprig::bench::device_kernel(
+      key, backend, "ScaledDotProductAttention", ParamList().add_bool("is_causal", causal),
+      [half] { return device_inputs(half); },
+      {oprig::bench::output_of(half ? OPRIG_DTYPE_FLOAT_16 : OPRIG_DTYPE_FLOAT_32)});
+  oprig::bench::time_device_kernel(state, kernel, kDeviceShape.heads * kDeviceShape.query_len);
+  count(state, kDeviceShape);
+}
+
+void BM_ScaledDotProductAttentionOpenCL(benchmark::State& state) { device_attention(state, "opencl"); }
+void BM_ScaledDotProductAttentionVulkan(benchmark::State& state) { device_attention(state, "vulkan"); }
+
+void device_arguments(benchmark::internal::Benchmark* b) {
+  b->ArgNames({"fp16", "causal"});
+  for (int64_t half : {0, 1})
+    for (int64_t causal : {0, 1}) b->Args({half, causal});
+  b->UseManualTime()->Unit(benchmark::kMillisecond);
+}
+
 }  // namespace
 
 BENCHMARK(BM_SdpaCpu)->Apply(arguments);
 BENCHMARK(BM_SdpaEigen)->Apply(arguments);
+BENCHMARK(BM_ScaledDotProductAttentionOpenCL)->Apply(device_arguments);
+BENCHMARK(BM_ScaledDotProductAttentionVulkan)->Apply(device_arguments);

@@ -19,17 +19,22 @@
 //               exp(m_old - m_new) (an online softmax); weights exp(s - m)
 //               to local memory (ps, transposed);
 //   O += P V    keys in chunks of VC, each chunk of V staged in local memory.
+// The staged chunks form one pipeline (a stage: a chunk of Q and K, or of
+// V): each work-item loads its share of the next stage from global memory
+// into registers before computing the current one, so the loads are in
+// flight during the arithmetic, and stores them to local memory after.
 // At the end the partial sums meet in red: out = O / l. Causal tiles stop
-// at the last key their last query may see. A query whose every logit is
-// -Inf keeps m = -Inf (exp of the difference uses 0 in its place, so no
-// Inf - Inf) and l = 0: its output is NaN, as the spec says. A wider chunk
-// of features than BE recomputes S per chunk (the plan's Dv are at most 40).
+// at the last key their last query may see, and the work-groups with the
+// most keys start first. A query whose every logit is -Inf keeps m = -Inf
+// (exp of the difference uses 0 in its place, so no Inf - Inf) and l = 0:
+// its output is NaN, as the spec says. More features than BE take more
+// work-groups, each computing S again (the plan's Dv are at most 40).
 
 #ifndef SDPA_TX
 #define SDPA_TX 16
 #endif
 #ifndef SDPA_TY
-#define SDPA_TY 16
+#define SDPA_TY 8
 #endif
 
 #define SDPA_THREADS (SDPA_TX * SDPA_TY)
@@ -44,12 +49,88 @@
 #define KS (BK / 4 + 1)
 #define ES (BE / 4)
 #define QV_SIZE (KC * QS > VC * ES ? KC * QS : VC * ES)
+// Each work-item's share of a stage: Q and K elements, or V elements.
+#define Q_SHARE (BQ * KC / SDPA_THREADS)
+#define K_SHARE (BK * KC / SDPA_THREADS)
+#define V_SHARE (VC * BE / SDPA_THREADS)
+#define SHARE (Q_SHARE + K_SHARE > V_SHARE ? Q_SHARE + K_SHARE : V_SHARE)
 
 inline float sdpa_load(global const float* base, const int half_io, const ulong i) {
   return half_io ? vload_half(i, (global const half*)base) : base[i];
 }
 
 inline float sdpa_exp(const float x) { return x == -INFINITY ? 0.0f : exp(x); }
+
+// Where the pipeline is: the key tile from j0, a chunk of depth from c0 (S)
+// or of keys from j0 + c0 (V).
+typedef struct {
+  int j0, c0;
+  bool v;
+} Stage;
+
+typedef struct {
+  global const float *query, *key, *value;
+  int half_io, sq, sk, depth, value_depth;
+  int q0, e0;
+  ulong q_base, k_base, v_base;
+} Tensors;
+
+// This work-item's share of stage `st` from global memory; zeros outside
+// the tensors (0 * a garbage value could be NaN).
+inline void fetch(const Tensors* t, const Stage st, const int tid, float* share) {
+  if (!st.v) {
+    for (int u = 0; u < Q_SHARE; ++u) {
+      const int n = tid + u * SDPA_THREADS, i = t->q0 + n / KC, d = st.c0 + n % KC;
+      share[u] = i < t->sq && d < t->depth ? sdpa_load(t->query, t->half_io, t->q_base + (ulong)i * t->depth + d) : 0.0f;
+    }
+    for (int u = 0; u < K_SHARE; ++u) {
+      const int n = tid + u * SDPA_THREADS, j = st.j0 + n / KC, d = st.c0 + n % KC;
+      share[Q_SHARE + u] =
+          j < t->sk && d < t->depth ? sdpa_load(t->key, t->half_io, t->k_base + (ulong)j * t->depth + d) : 0.0f;
+    }
+  } else {
+    for (int u = 0; u < V_SHARE; ++u) {
+      const int n = tid + u * SDPA_THREADS, j = st.j0 + st.c0 + n / BE, e = t->e0 + n % BE;
+      share[u] = j < t->sk && e < t->value_depth
+                     ? sdpa_load(t->value, t->half_io, t->v_base + (ulong)j * t->value_depth + e)
+                     : 0.0f;
+    }
+  }
+}
+
+// The share to local memory: Q and K transposed (depth-major), V as it is.
+inline void stage_store(const Stage st, const int tid, const float* share, local float* qv, local float* ks) {
+  if (!st.v) {
+    for (int u = 0; u < Q_SHARE; ++u) {
+      const int n = tid + u * SDPA_THREADS;
+      qv[(n % KC) * QS * 4 + n / KC] = share[u];
+    }
+    for (int u = 0; u < K_SHARE; ++u) {
+      const int n = tid + u * SDPA_THREADS;
+      ks[(n % KC) * KS * 4 + n / KC] = share[Q_SHARE + u];
+    }
+  } else {
+    for (int u = 0; u < V_SHARE; ++u) qv[tid + u * SDPA_THREADS] = share[u];
+  }
+}
+
+inline Stage next_stage(Stage st, const int depth, const int key_end) {
+  if (!st.v) {
+    st.c0 += KC;
+    if (st.c0 >= depth) {
+      st.v = true;
+      st.c0 = 0;
+    }
+  } else {
+    st.c0 += VC;
+    if (st.c0 >= min(BK, key_end - st.j0)) {
+      st.j0 += BK;
+      st.v = false;
+      st.c0 = 0;
+    }
+  }
+  return st;
+}
 
 kernel __attribute__((reqd_work_group_size(SDPA_TX, SDPA_TY, 1))) void sdpa_flash(
     global float* out, global const float* query, global const float* key, global const float* value,
@@ -60,20 +141,30 @@ kernel __attribute__((reqd_work_group_size(SDPA_TX, SDPA_TY, 1))) void sdpa_flas
   local float4 ks[KC * KS];
   local float4 ps[BK * QS];
   local float red[BQ * SDPA_TX];
-  local float* const qv1 = (local float*)qv;
-  local float* const ks1 = (local float*)ks;
 
   const int tx = (int)get_local_id(0), ty = (int)get_local_id(1);
   const int tid = ty * SDPA_TX + tx;
   const int bh = (int)get_group_id(0);
-  const int q0 = (int)get_group_id(1) * BQ;
-  const int e0 = (int)get_group_id(2) * BE;
-  const ulong q_base = (ulong)bh * (ulong)sq * (ulong)depth;
-  const ulong k_base = (ulong)bh * (ulong)sk * (ulong)depth;
-  const ulong v_base = (ulong)bh * (ulong)sk * (ulong)value_depth;
+  // Causal: the last tiles of queries see the most keys; they go first.
+  const int tile = causal ? (int)(get_num_groups(1) - 1 - get_group_id(1)) : (int)get_group_id(1);
+  Tensors t;
+  t.query = query;
+  t.key = key;
+  t.value = value;
+  t.half_io = half_io;
+  t.sq = sq;
+  t.sk = sk;
+  t.depth = depth;
+  t.value_depth = value_depth;
+  t.q0 = tile * BQ;
+  t.e0 = (int)get_group_id(2) * BE;
+  t.q_base = (ulong)bh * (ulong)sq * (ulong)depth;
+  t.k_base = (ulong)bh * (ulong)sk * (ulong)depth;
+  t.v_base = (ulong)bh * (ulong)sk * (ulong)value_depth;
+  const int q0 = t.q0;
   const long m_base = (long)(bh / heads) * mask_strides.s0 + (long)(bh % heads) * mask_strides.s1;
 
-  float o[4][4], m[4], l[4];
+  float o[4][4], s[4][4], m[4], l[4];
   for (int r = 0; r < 4; ++r) {
     m[r] = -INFINITY;
     l[r] = 0.0f;
@@ -83,23 +174,21 @@ kernel __attribute__((reqd_work_group_size(SDPA_TX, SDPA_TY, 1))) void sdpa_flas
   const int q_last = min(sq, q0 + BQ) - 1;
   const int key_end = causal ? min(sk, q_last + 1) : sk;
 
-  for (int j0 = 0; j0 < key_end; j0 += BK) {
-    float s[4][4];
-    for (int r = 0; r < 4; ++r)
-      for (int c = 0; c < 4; ++c) s[r][c] = 0.0f;
-    for (int d0 = 0; d0 < depth; d0 += KC) {
-      barrier(CLK_LOCAL_MEM_FENCE);  // the previous readers of qv and ks are done
-      for (int n = tid; n < BQ * KC; n += SDPA_THREADS) {
-        const int q = n / KC, d = n % KC;
-        const int i = q0 + q, dd = d0 + d;
-        qv1[d * QS * 4 + q] = i < sq && dd < depth ? sdpa_load(query, half_io, q_base + (ulong)i * depth + dd) : 0.0f;
+  float share[SHARE];
+  Stage st = {0, 0, false};
+  if (key_end > 0) fetch(&t, st, tid, share);
+  while (st.j0 < key_end) {
+    barrier(CLK_LOCAL_MEM_FENCE);  // the previous stage's readers are done
+    stage_store(st, tid, share, (local float*)qv, (local float*)ks);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const Stage next = next_stage(st, depth, key_end);
+    if (next.j0 < key_end) fetch(&t, next, tid, share);
+
+    if (!st.v) {
+      if (st.c0 == 0) {
+        for (int r = 0; r < 4; ++r)
+          for (int c = 0; c < 4; ++c) s[r][c] = 0.0f;
       }
-      for (int n = tid; n < BK * KC; n += SDPA_THREADS) {
-        const int jj = n / KC, d = n % KC;
-        const int j = j0 + jj, dd = d0 + d;
-        ks1[d * KS * 4 + jj] = j < sk && dd < depth ? sdpa_load(key, half_io, k_base + (ulong)j * depth + dd) : 0.0f;
-      }
-      barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll
       for (int d = 0; d < KC; ++d) {
         const float4 a = qv[d * QS + ty];
@@ -109,59 +198,10 @@ kernel __attribute__((reqd_work_group_size(SDPA_TX, SDPA_TY, 1))) void sdpa_flas
         s[2][0] += a.z * b.x; s[2][1] += a.z * b.y; s[2][2] += a.z * b.z; s[2][3] += a.z * b.w;
         s[3][0] += a.w * b.x; s[3][1] += a.w * b.y; s[3][2] += a.w * b.z; s[3][3] += a.w * b.w;
       }
-    }
-
-    // Logits, and each row's maximum over this work-item's four keys.
-    for (int r = 0; r < 4; ++r) {
-      const int i = q0 + 4 * ty + r;
-      float largest = -INFINITY;
-      for (int c = 0; c < 4; ++c) {
-        const int j = j0 + 4 * tx + c;
-        float x = s[r][c] * scale;
-        if (i >= sq || j >= sk || (causal && j > i)) {
-          x = -INFINITY;
-        } else if (has_mask) {
-          x += sdpa_load(mask, half_io, (ulong)(m_base + i * mask_strides.s2 + j * mask_strides.s3));
-        }
-        s[r][c] = x;
-        largest = x > largest ? x : largest;  // a NaN logit is no maximum (it still reaches the sums)
-      }
-      red[(4 * ty + r) * SDPA_TX + tx] = largest;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int r = 0; r < 4; ++r) {
-      float largest = m[r];
-      for (int t = 0; t < SDPA_TX; ++t) {
-        const float x = red[(4 * ty + r) * SDPA_TX + t];
-        largest = x > largest ? x : largest;
-      }
-      // While every key so far is masked the maximum is -Inf; 0 stands in for it.
-      const float subtrahend = largest == -INFINITY ? 0.0f : largest;
-      const float alpha = sdpa_exp(m[r] - subtrahend);
-      m[r] = largest;
-      float sum = 0.0f;
-      for (int c = 0; c < 4; ++c) {
-        s[r][c] = sdpa_exp(s[r][c] - subtrahend);
-        sum += s[r][c];
-      }
-      l[r] = l[r] * alpha + sum;
-      for (int e = 0; e < 4; ++e) o[r][e] *= alpha;
-    }
-    for (int c = 0; c < 4; ++c) ps[(4 * tx + c) * QS + ty] = (float4)(s[0][c], s[1][c], s[2][c], s[3][c]);
-
-    const int keys = min(BK, key_end - j0);
-    for (int jc = 0; jc < keys; jc += VC) {
-      barrier(CLK_LOCAL_MEM_FENCE);  // ps is written; the previous readers of qv are done
-      for (int n = tid; n < VC * BE; n += SDPA_THREADS) {
-        const int jj = n / BE, e = n % BE;
-        const int j = j0 + jc + jj, ee = e0 + e;
-        // Zeros past the last key: their weights are 0, and 0 * garbage could be NaN.
-        qv1[n] = j < sk && ee < value_depth ? sdpa_load(value, half_io, v_base + (ulong)j * value_depth + ee) : 0.0f;
-      }
-      barrier(CLK_LOCAL_MEM_FENCE);
+    } else {
 #pragma unroll
       for (int jj = 0; jj < VC; ++jj) {
-        const float4 p = ps[(jc + jj) * QS + ty];
+        const float4 p = ps[(st.c0 + jj) * QS + ty];
         const float4 v = qv[jj * ES + tx];
         o[0][0] += p.x * v.x; o[0][1] += p.x * v.y; o[0][2] += p.x * v.z; o[0][3] += p.x * v.w;
         o[1][0] += p.y * v.x; o[1][1] += p.y * v.y; o[1][2] += p.y * v.z; o[1][3] += p.y * v.w;
@@ -169,6 +209,48 @@ kernel __attribute__((reqd_work_group_size(SDPA_TX, SDPA_TY, 1))) void sdpa_flas
         o[3][0] += p.w * v.x; o[3][1] += p.w * v.y; o[3][2] += p.w * v.z; o[3][3] += p.w * v.w;
       }
     }
+
+    if (!st.v && next.v) {  // the tile's logits are complete: the softmax step
+      const int j0 = st.j0;
+      for (int r = 0; r < 4; ++r) {
+        const int i = q0 + 4 * ty + r;
+        float largest = -INFINITY;
+        for (int c = 0; c < 4; ++c) {
+          const int j = j0 + 4 * tx + c;
+          float x = s[r][c] * scale;
+          if (i >= sq || j >= sk || (causal && j > i)) {
+            x = -INFINITY;
+          } else if (has_mask) {
+            x += sdpa_load(mask, half_io, (ulong)(m_base + i * mask_strides.s2 + j * mask_strides.s3));
+          }
+          s[r][c] = x;
+          largest = x > largest ? x : largest;  // a NaN logit is no maximum (it still reaches the sums)
+        }
+        red[(4 * ty + r) * SDPA_TX + tx] = largest;
+      }
+      barrier(CLK_LOCAL_MEM_FENCE);
+      for (int r = 0; r < 4; ++r) {
+        float largest = m[r];
+        for (int u = 0; u < SDPA_TX; ++u) {
+          const float x = red[(4 * ty + r) * SDPA_TX + u];
+          largest = x > largest ? x : largest;
+        }
+        // While every key so far is masked the maximum is -Inf; 0 stands in for it.
+        const float subtrahend = largest == -INFINITY ? 0.0f : largest;
+        const float alpha = sdpa_exp(m[r] - subtrahend);
+        m[r] = largest;
+        float sum = 0.0f;
+        for (int c = 0; c < 4; ++c) {
+          s[r][c] = sdpa_exp(s[r][c] - subtrahend);
+          sum += s[r][c];
+        }
+        l[r] = l[r] * alpha + sum;
+        for (int e = 0; e < 4; ++e) o[r][e] *= alpha;
+      }
+      // Read by the V stages, after their barriers.
+      for (int c = 0; c < 4; ++c) ps[(4 * tx + c) * QS + ty] = (float4)(s[0][c], s[1][c], s[2][c], s[3][c]);
+    }
+    st = next;
   }
 
   // l of each query: the sum of its work-items' partial sums, in tx order.
@@ -179,10 +261,10 @@ kernel __attribute__((reqd_work_group_size(SDPA_TX, SDPA_TY, 1))) void sdpa_flas
     const int i = q0 + 4 * ty + r;
     if (i >= sq) break;
     float total = 0.0f;
-    for (int t = 0; t < SDPA_TX; ++t) total += red[(4 * ty + r) * SDPA_TX + t];
+    for (int u = 0; u < SDPA_TX; ++u) total += red[(4 * ty + r) * SDPA_TX + u];
     const ulong row = ((ulong)bh * (ulong)sq + (ulong)i) * (ulong)value_depth;
     for (int e = 0; e < 4; ++e) {
-      const int ee = e0 + 4 * tx + e;
+      const int ee = t.e0 + 4 * tx + e;
       if (ee >= value_depth) break;
       const float y = total == 0.0f ? NAN : o[r][e] / total;  // no key to attend to: NaN
       if (half_io) vstore_half_rte(y, row + ee, (global half*)out);

@@ -1,10 +1,11 @@
 // ScaledDotProductAttention on the opencl backend: host side of opencl.cl
 // (one fused flash-attention NDRange per execute, enqueued without waiting).
-// create() builds the program for a 16 x 16 work-group, or for 8 x 8 where
-// the device cannot run that kernel at 256 work-items or lacks the local
-// memory; prepare() checks the tensors (attention_shapes.hpp); execute()
-// sets the arguments and enqueues one work-group per (batch and head, tile of
-// queries, chunk of output features).
+// create() builds the program for a 16 x 8 work-group (tiles of 32 queries,
+// 64 keys, 64 features: 256 work-groups at B = 1, H = 8, S = 1024, enough to
+// fill a large GPU), or for 8 x 8 where the device cannot run that kernel at
+// 128 work-items or lacks the local memory; prepare() checks the tensors
+// (attention_shapes.hpp); execute() sets the arguments and enqueues one
+// work-group per (batch and head, tile of queries, chunk of output features).
 #include <CL/cl.h>
 
 #include <cmath>
@@ -26,7 +27,7 @@ namespace {
 struct AttentionOpenCL : KernelBase {
   cl_command_queue queue = nullptr;
   cl_kernel kernel = nullptr;
-  size_t side = 0;  // the work-group is side x side; tiles of 4 side queries, keys and features
+  size_t tx = 0, ty = 0;  // the work-group; tiles of 4 ty queries, 4 tx keys and 4 tx features
   bool causal = false;
   std::optional<float> scale;
   bool prepared = false;
@@ -37,9 +38,9 @@ struct AttentionOpenCL : KernelBase {
   }
 };
 
-// The kernel for a side x side work-group, or nullptr when the device cannot run it.
-cl_kernel kernel_for(cl_context context, cl_device_id device, size_t side) {
-  const std::string options = "-cl-std=CL1.2 -D SDPA_TX=" + std::to_string(side) + " -D SDPA_TY=" + std::to_string(side);
+// The kernel for a tx x ty work-group, or nullptr when the device cannot run it.
+cl_kernel kernel_for(cl_context context, cl_device_id device, size_t tx, size_t ty) {
+  const std::string options = "-cl-std=CL1.2 -D SDPA_TX=" + std::to_string(tx) + " -D SDPA_TY=" + std::to_string(ty);
   cl_program program = cached_program(context, device, scaled_dot_product_attention_opencl_source,
                                       scaled_dot_product_attention_opencl_source_size, options,
                                       "ScaledDotProductAttention");
@@ -53,7 +54,7 @@ cl_kernel kernel_for(cl_context context, cl_device_id device, size_t side) {
           CL_SUCCESS &&
       clGetDeviceInfo(device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof device_local_bytes, &device_local_bytes, nullptr) ==
           CL_SUCCESS &&
-      local_bytes <= device_local_bytes && max_work_group_size(kernel, device) >= side * side;
+      local_bytes <= device_local_bytes && max_work_group_size(kernel, device) >= tx * ty;
   if (!fits) {
     clReleaseKernel(kernel);
     return nullptr;
@@ -77,10 +78,12 @@ oprig_status create(const oprig_backend_context* ctx, const oprig_param* params,
   if (scale) k->scale = static_cast<float>(*scale);
   const auto context = static_cast<cl_context>(ctx->cl_context);
   const auto device = static_cast<cl_device_id>(ctx->cl_device);
-  for (size_t side : {16, 8}) {
-    k->kernel = kernel_for(context, device, side);
+  constexpr size_t kShapes[][2] = {{16, 8}, {8, 8}};
+  for (const auto& [tx, ty] : kShapes) {
+    k->kernel = kernel_for(context, device, tx, ty);
     if (k->kernel != nullptr) {
-      k->side = side;
+      k->tx = tx;
+      k->ty = ty;
       break;
     }
   }
@@ -136,11 +139,11 @@ oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   if (!set_kernel_args(k->kernel, out, query, key, value, mask, half_io, head_count, sq, sk, depth, value_depth, scale,
                        causal, has_mask, mask_strides))
     return OPRIG_STATUS_BACKEND_ERROR;
-  const size_t tile = 4 * k->side;
-  const size_t local[3] = {k->side, k->side, 1};
-  const size_t global[3] = {k->side * static_cast<size_t>(heads),
-                            k->side * ((static_cast<size_t>(p.query_len) + tile - 1) / tile),
-                            (static_cast<size_t>(p.value_depth) + tile - 1) / tile};
+  const size_t queries = 4 * k->ty, features = 4 * k->tx;
+  const size_t local[3] = {k->tx, k->ty, 1};
+  const size_t global[3] = {k->tx * static_cast<size_t>(heads),
+                            k->ty * ((static_cast<size_t>(p.query_len) + queries - 1) / queries),
+                            (static_cast<size_t>(p.value_depth) + features - 1) / features};
   ClEnqueue enqueue(k->queue);
   const oprig_status st = enqueue.kernel(k->kernel, 3, global, local);
   if (st != OPRIG_STATUS_OK) return st;

@@ -1,22 +1,22 @@
 #version 450
 // ScaledDotProductAttention, vulkan: the fused flash-attention kernel of
-// opencl.cl (read its header for the tiling and the online softmax), in
-// GLSL. FLOAT_32 or FLOAT_16 (p.half_io): every tensor is bound as 32-bit
-// words, fp16 two to a word (fp16_bits.glsl: exact widening, the host's
-// rounding), computed in fp32. The work-group is TX x TY (spec constants 1
-// and 2, equal: 16 x 16, or 8 x 8 where the device has less room); work-item
-// (tx, ty) keeps the logits of queries 4ty..4ty+3 against keys 4tx..4tx+3 of
-// a key tile and the outputs of those queries for features 4tx..4tx+3.
-// Workgroup (x, y, z) = (batch and head, tile of 4 TY queries, chunk of 4 TX
-// features). FLOAT_16 outputs: a word whose two halves belong to two
-// work-items is written half by half with atomicAnd / atomicOr (core for
-// 32-bit storage-buffer integers), other words whole.
+// opencl.cl (read its header for the tiling, the pipeline of staged chunks
+// and the online softmax), in GLSL. FLOAT_32 or FLOAT_16 (p.half_io): every
+// tensor is bound as 32-bit words, fp16 two to a word (fp16_bits.glsl: exact
+// widening, the host's rounding), computed in fp32. The workgroup is TX x TY
+// (spec constants 1 and 2: 16 x 8, or 8 x 8 where the device has less room);
+// invocation (tx, ty) keeps the logits of queries 4ty..4ty+3 against keys
+// 4tx..4tx+3 of a key tile and the outputs of those queries for features
+// 4tx..4tx+3. Workgroup (x, y, z) = (batch and head, tile of 4 TY queries,
+// chunk of 4 TX features). FLOAT_16 outputs: a word whose two halves belong
+// to two invocations is written half by half with atomicAnd / atomicOr
+// (core for 32-bit storage-buffer integers), other words whole.
 //
 // Drivers that flush fp32 denormals (lavapipe) flush the products and
-// weights below 2^-126: each such term is below 2^-126 times |v| <= the
-// largest value, far inside the tolerance, and a weight that small is 0 in
-// the cpu kernel too (its exp flushes below FLT_MIN). Inputs in the plan are
-// not denormal (fp16 inputs widen to normal fp32).
+// weights below 2^-126: each such term is below 2^-126 times the largest
+// |v|, far inside the tolerance, and a weight that small is 0 in the cpu
+// kernel too (its exp flushes below FLT_MIN). The plan's inputs are not
+// denormal (fp16 inputs widen to normal fp32).
 
 layout(local_size_x_id = 1, local_size_y_id = 2) in;
 
@@ -28,8 +28,8 @@ layout(std430, set = 0, binding = 4) readonly buffer Mask { uint mask_words[]; }
 
 layout(push_constant) uniform Params {
   uint heads;
-  uint sq, sk;             // query and key lengths
-  uint depth, value_depth; // D, Dv
+  uint sq, sk;              // query and key lengths
+  uint depth, value_depth;  // D, Dv
   float scale;
   uint half_io, causal, has_mask;
   uint mask_b, mask_h, mask_i, mask_j;  // the mask's element strides (0 where it repeats)
@@ -49,9 +49,13 @@ const uint VC = 16u;      // keys per staged chunk of V
 const uint QS = TY + 1u;
 const uint KS = TX + 1u;
 const uint ES = TX;
+// Each invocation's share of a stage: Q and K elements, or V elements (at most 16: TX, TY >= 8).
+const uint kQShare = BQ * KC / kThreads;
+const uint kKShare = BK * KC / kThreads;
+const uint kVShare = VC * BE / kThreads;
 
-// Q chunks and V chunks take turns in qv (a barrier apart); KC QS >= VC ES as TX = TY.
-shared vec4 qv[KC * QS];
+// Q chunks and V chunks take turns in qv (a barrier apart).
+shared vec4 qv[KC * QS > VC * ES ? KC * QS : VC * ES];
 shared vec4 ks[KC * KS];
 shared vec4 ps[BK * QS];
 shared float red[BQ * TX];
@@ -73,18 +77,89 @@ void store_half(uint n, uint bits) {
   atomicOr(out_words[word], bits << shift);
 }
 
+// This invocation's registers: logits and outputs of its 4 x 4 blocks, the
+// running maxima and partial sums of its 4 queries, its share of a stage.
+float s[4][4], o[4][4], m[4], l[4];
+float share[16];
+uint tid, q0, e0, q_base, k_base, v_base;
+
+// Where the pipeline is: the key tile from j0, a chunk of depth from c0
+// (is_v false) or of keys from j0 + c0 (is_v true).
+struct Stage {
+  uint j0, c0;
+  bool is_v;
+};
+
+// This invocation's share of stage `st` from the buffers; zeros outside the
+// tensors (0 * a garbage value could be NaN).
+void fetch(Stage st) {
+  if (!st.is_v) {
+    for (uint u = 0u; u < kQShare; ++u) {
+      uint n = tid + u * kThreads, i = q0 + n / KC, d = st.c0 + n % KC;
+      share[u] = i < p.sq && d < p.depth ? load_query(q_base + i * p.depth + d) : 0.0;
+    }
+    for (uint u = 0u; u < kKShare; ++u) {
+      uint n = tid + u * kThreads, j = st.j0 + n / KC, d = st.c0 + n % KC;
+      share[kQShare + u] = j < p.sk && d < p.depth ? load_key(k_base + j * p.depth + d) : 0.0;
+    }
+  } else {
+    for (uint u = 0u; u < kVShare; ++u) {
+      uint n = tid + u * kThreads, j = st.j0 + st.c0 + n / BE, e = e0 + n % BE;
+      share[u] = j < p.sk && e < p.value_depth ? load_value(v_base + j * p.value_depth + e) : 0.0;
+    }
+  }
+}
+
+// The share to shared memory: Q and K transposed (depth-major), V as it is.
+void stage_store(Stage st) {
+  if (!st.is_v) {
+    for (uint u = 0u; u < kQShare; ++u) {
+      uint n = tid + u * kThreads, at = (n % KC) * QS * 4u + n / KC;
+      qv[at >> 2u][at & 3u] = share[u];
+    }
+    for (uint u = 0u; u < kKShare; ++u) {
+      uint n = tid + u * kThreads, at = (n % KC) * KS * 4u + n / KC;
+      ks[at >> 2u][at & 3u] = share[kQShare + u];
+    }
+  } else {
+    for (uint u = 0u; u < kVShare; ++u) {
+      uint n = tid + u * kThreads;
+      qv[n >> 2u][n & 3u] = share[u];
+    }
+  }
+}
+
+Stage next_stage(Stage st, uint key_end) {
+  if (!st.is_v) {
+    st.c0 += KC;
+    if (st.c0 >= p.depth) {
+      st.is_v = true;
+      st.c0 = 0u;
+    }
+  } else {
+    st.c0 += VC;
+    if (st.c0 >= min(BK, key_end - st.j0)) {
+      st.j0 += BK;
+      st.is_v = false;
+      st.c0 = 0u;
+    }
+  }
+  return st;
+}
+
 void main() {
   uint tx = gl_LocalInvocationID.x, ty = gl_LocalInvocationID.y;
-  uint tid = ty * TX + tx;
+  tid = ty * TX + tx;
   uint bh = gl_WorkGroupID.x;
-  uint q0 = gl_WorkGroupID.y * BQ;
-  uint e0 = gl_WorkGroupID.z * BE;
-  uint q_base = bh * p.sq * p.depth;
-  uint k_base = bh * p.sk * p.depth;
-  uint v_base = bh * p.sk * p.value_depth;
+  // Causal: the last tiles of queries see the most keys; they go first.
+  uint tile = p.causal != 0u ? gl_NumWorkGroups.y - 1u - gl_WorkGroupID.y : gl_WorkGroupID.y;
+  q0 = tile * BQ;
+  e0 = gl_WorkGroupID.z * BE;
+  q_base = bh * p.sq * p.depth;
+  k_base = bh * p.sk * p.depth;
+  v_base = bh * p.sk * p.value_depth;
   uint m_base = (bh / p.heads) * p.mask_b + (bh % p.heads) * p.mask_h;
 
-  float o[4][4], m[4], l[4];
   for (uint r = 0u; r < 4u; ++r) {
     m[r] = kMinusInf;
     l[r] = 0.0;
@@ -94,25 +169,20 @@ void main() {
   uint q_last = min(p.sq, q0 + BQ) - 1u;
   uint key_end = p.causal != 0u ? min(p.sk, q_last + 1u) : p.sk;
 
-  for (uint j0 = 0u; j0 < key_end; j0 += BK) {
-    float s[4][4];
-    for (uint r = 0u; r < 4u; ++r)
-      for (uint c = 0u; c < 4u; ++c) s[r][c] = 0.0;
-    for (uint d0 = 0u; d0 < p.depth; d0 += KC) {
-      barrier();  // the previous readers of qv and ks are done
-      for (uint n = tid; n < BQ * KC; n += kThreads) {
-        uint q = n / KC, d = n % KC;
-        uint i = q0 + q, dd = d0 + d;
-        uint at = d * QS * 4u + q;
-        qv[at >> 2u][at & 3u] = i < p.sq && dd < p.depth ? load_query(q_base + i * p.depth + dd) : 0.0;
+  Stage st = Stage(0u, 0u, false);
+  if (key_end > 0u) fetch(st);
+  while (st.j0 < key_end) {
+    barrier();  // the previous stage's readers are done
+    stage_store(st);
+    barrier();
+    Stage next = next_stage(st, key_end);
+    if (next.j0 < key_end) fetch(next);
+
+    if (!st.is_v) {
+      if (st.c0 == 0u) {
+        for (uint r = 0u; r < 4u; ++r)
+          for (uint c = 0u; c < 4u; ++c) s[r][c] = 0.0;
       }
-      for (uint n = tid; n < BK * KC; n += kThreads) {
-        uint jj = n / KC, d = n % KC;
-        uint j = j0 + jj, dd = d0 + d;
-        uint at = d * KS * 4u + jj;
-        ks[at >> 2u][at & 3u] = j < p.sk && dd < p.depth ? load_key(k_base + j * p.depth + dd) : 0.0;
-      }
-      barrier();
       for (uint d = 0u; d < KC; ++d) {
         vec4 a = qv[d * QS + ty];
         vec4 b = ks[d * KS + tx];
@@ -123,58 +193,9 @@ void main() {
           s[r][3] += a[r] * b.w;
         }
       }
-    }
-
-    // Logits, and each row's maximum over this invocation's four keys.
-    for (uint r = 0u; r < 4u; ++r) {
-      uint i = q0 + 4u * ty + r;
-      float largest = kMinusInf;
-      for (uint c = 0u; c < 4u; ++c) {
-        uint j = j0 + 4u * tx + c;
-        float x = s[r][c] * p.scale;
-        if (i >= p.sq || j >= p.sk || (p.causal != 0u && j > i)) {
-          x = kMinusInf;
-        } else if (p.has_mask != 0u) {
-          x += load_mask(m_base + i * p.mask_i + j * p.mask_j);
-        }
-        s[r][c] = x;
-        largest = x > largest ? x : largest;  // a NaN logit is no maximum (it still reaches the sums)
-      }
-      red[(4u * ty + r) * TX + tx] = largest;
-    }
-    barrier();
-    for (uint r = 0u; r < 4u; ++r) {
-      float largest = m[r];
-      for (uint t = 0u; t < TX; ++t) {
-        float x = red[(4u * ty + r) * TX + t];
-        largest = x > largest ? x : largest;
-      }
-      // While every key so far is masked the maximum is -Inf; 0 stands in for it.
-      float subtrahend = largest == kMinusInf ? 0.0 : largest;
-      float alpha = exp_or_zero(m[r] - subtrahend);
-      m[r] = largest;
-      float sum = 0.0;
-      for (uint c = 0u; c < 4u; ++c) {
-        s[r][c] = exp_or_zero(s[r][c] - subtrahend);
-        sum += s[r][c];
-      }
-      l[r] = l[r] * alpha + sum;
-      for (uint e = 0u; e < 4u; ++e) o[r][e] *= alpha;
-    }
-    for (uint c = 0u; c < 4u; ++c) ps[(4u * tx + c) * QS + ty] = vec4(s[0][c], s[1][c], s[2][c], s[3][c]);
-
-    uint keys = min(BK, key_end - j0);
-    for (uint jc = 0u; jc < keys; jc += VC) {
-      barrier();  // ps is written; the previous readers of qv are done
-      for (uint n = tid; n < VC * BE; n += kThreads) {
-        uint jj = n / BE, e = n % BE;
-        uint j = j0 + jc + jj, ee = e0 + e;
-        // Zeros past the last key: their weights are 0, and 0 * garbage could be NaN.
-        qv[n >> 2u][n & 3u] = j < p.sk && ee < p.value_depth ? load_value(v_base + j * p.value_depth + ee) : 0.0;
-      }
-      barrier();
+    } else {
       for (uint jj = 0u; jj < VC; ++jj) {
-        vec4 w = ps[(jc + jj) * QS + ty];
+        vec4 w = ps[(st.c0 + jj) * QS + ty];
         vec4 v = qv[jj * ES + tx];
         for (uint r = 0u; r < 4u; ++r) {
           o[r][0] += w[r] * v.x;
@@ -184,6 +205,48 @@ void main() {
         }
       }
     }
+
+    if (!st.is_v && next.is_v) {  // the tile's logits are complete: the softmax step
+      uint j0 = st.j0;
+      for (uint r = 0u; r < 4u; ++r) {
+        uint i = q0 + 4u * ty + r;
+        float largest = kMinusInf;
+        for (uint c = 0u; c < 4u; ++c) {
+          uint j = j0 + 4u * tx + c;
+          float x = s[r][c] * p.scale;
+          if (i >= p.sq || j >= p.sk || (p.causal != 0u && j > i)) {
+            x = kMinusInf;
+          } else if (p.has_mask != 0u) {
+            x += load_mask(m_base + i * p.mask_i + j * p.mask_j);
+          }
+          s[r][c] = x;
+          largest = x > largest ? x : largest;  // a NaN logit is no maximum (it still reaches the sums)
+        }
+        red[(4u * ty + r) * TX + tx] = largest;
+      }
+      barrier();
+      for (uint r = 0u; r < 4u; ++r) {
+        float largest = m[r];
+        for (uint u = 0u; u < TX; ++u) {
+          float x = red[(4u * ty + r) * TX + u];
+          largest = x > largest ? x : largest;
+        }
+        // While every key so far is masked the maximum is -Inf; 0 stands in for it.
+        float subtrahend = largest == kMinusInf ? 0.0 : largest;
+        float alpha = exp_or_zero(m[r] - subtrahend);
+        m[r] = largest;
+        float sum = 0.0;
+        for (uint c = 0u; c < 4u; ++c) {
+          s[r][c] = exp_or_zero(s[r][c] - subtrahend);
+          sum += s[r][c];
+        }
+        l[r] = l[r] * alpha + sum;
+        for (uint e = 0u; e < 4u; ++e) o[r][e] *= alpha;
+      }
+      // Read by the V stages, after their barriers.
+      for (uint c = 0u; c < 4u; ++c) ps[(4u * tx + c) * QS + ty] = vec4(s[0][c], s[1][c], s[2][c], s[3][c]);
+    }
+    st = next;
   }
 
   // l of each query: the sum of its invocations' partial sums, in tx order.
@@ -192,12 +255,11 @@ void main() {
   barrier();
   for (uint r = 0u; r < 4u; ++r) {
     uint i = q0 + 4u * ty + r;
-    if (i >= p.sq) break;
+    if (i >= p.sq || e0 + 4u * tx >= p.value_depth) break;
     float total = 0.0;
-    for (uint t = 0u; t < TX; ++t) total += red[(4u * ty + r) * TX + t];
+    for (uint u = 0u; u < TX; ++u) total += red[(4u * ty + r) * TX + u];
     uint row = (bh * p.sq + i) * p.value_depth;
     uint first = row + e0 + 4u * tx;  // this invocation's elements: first .. last
-    if (e0 + 4u * tx >= p.value_depth) break;
     uint last = row + min(e0 + 4u * tx + 4u, p.value_depth) - 1u;
     float y[4];
     for (uint e = 0u; e < 4u; ++e) y[e] = total == 0.0 ? kNaN : o[r][e] / total;  // no key to attend to: NaN

@@ -1,12 +1,14 @@
 // ScaledDotProductAttention on the vulkan backend: host side of vulkan.comp
-// (one fused flash-attention dispatch per execute). The workgroup is 16 x 16
-// where the device allows 256 invocations and the shared memory that tiling
-// takes, 8 x 8 otherwise (Vulkan guarantees 128 invocations and 16 KiB);
-// workgroups (batch and head, tile of queries, chunk of output features).
+// (one fused flash-attention dispatch per execute). The workgroup is 16 x 8
+// (tiles of 32 queries, 64 keys, 64 features) where the device has the
+// shared memory that tiling takes (20 KiB), 8 x 8 otherwise (Vulkan
+// guarantees 16 KiB and 128 invocations); workgroups (batch and head, tile of
+// queries, chunk of output features).
 // Tensors past one binding's range (maxStorageBufferRange) are UNSUPPORTED:
 // the shader indexes elements in 32 bits.
 #include <vulkan/vulkan.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <new>
@@ -35,7 +37,7 @@ struct PushConstants {
 struct AttentionVulkan : KernelBase {
   VulkanPipelines pipelines;
   int module = -1;
-  uint32_t side = 0;  // the workgroup is side x side; tiles of 4 side queries, keys and features
+  uint32_t tx = 0, ty = 0;  // the workgroup; tiles of 4 ty queries, 4 tx keys and 4 tx features
   bool causal = false;
   std::optional<float> scale;
   bool prepared = false;
@@ -43,23 +45,28 @@ struct AttentionVulkan : KernelBase {
   sdpa::AttentionProblem shape;
 };
 
-// Shared memory of vulkan.comp's tiles for a side x side workgroup, in bytes.
-uint32_t shared_bytes(uint32_t side) {
+// Shared memory of vulkan.comp's tiles for a tx x ty workgroup, in bytes
+// (its qv, ks, ps and red).
+uint32_t shared_bytes(uint32_t tx, uint32_t ty) {
   constexpr uint32_t kChunk = 16, kVec4 = 16;
-  const uint32_t padded = side + 1;
-  return kVec4 * (kChunk * padded * 2 + 4 * side * padded) + 4 * (4 * side * side);
+  const uint32_t qv = std::max(kChunk * (ty + 1), kChunk * tx), ks = kChunk * (tx + 1), ps = 4 * tx * (ty + 1);
+  return kVec4 * (qv + ks + ps) + 4 * (4 * ty * tx);
 }
 
-// The largest workgroup side (16, else 8) the device runs vulkan.comp with; 0: none.
-uint32_t side_for(const oprig_backend_context& ctx, const VulkanPipelines& pipelines) {
+// The first workgroup shape the device runs vulkan.comp with: 16 x 8, else 8 x 8.
+bool choose_workgroup(const oprig_backend_context& ctx, const VulkanPipelines& pipelines, AttentionVulkan& k) {
   VkPhysicalDeviceProperties properties;
   vkGetPhysicalDeviceProperties(static_cast<VkPhysicalDevice>(ctx.vk_physical_device), &properties);
   const VkPhysicalDeviceLimits& limits = properties.limits;
-  for (uint32_t side : {16u, 8u})
-    if (limits.maxComputeWorkGroupInvocations >= side * side && limits.maxComputeWorkGroupSize[0] >= side &&
-        limits.maxComputeWorkGroupSize[1] >= side && pipelines.max_shared_bytes() >= shared_bytes(side))
-      return side;
-  return 0;
+  constexpr uint32_t kShapes[][2] = {{16, 8}, {8, 8}};
+  for (const auto& [tx, ty] : kShapes)
+    if (limits.maxComputeWorkGroupInvocations >= tx * ty && limits.maxComputeWorkGroupSize[0] >= tx &&
+        limits.maxComputeWorkGroupSize[1] >= ty && pipelines.max_shared_bytes() >= shared_bytes(tx, ty)) {
+      k.tx = tx;
+      k.ty = ty;
+      return true;
+    }
+  return false;
 }
 
 oprig_status create(const oprig_backend_context* ctx, const oprig_param* params, size_t num_params,
@@ -75,8 +82,7 @@ oprig_status create(const oprig_backend_context* ctx, const oprig_param* params,
   if (scale) k->scale = static_cast<float>(*scale);
   oprig_status st = k->pipelines.init(*ctx, 5, sizeof(PushConstants));
   if (st == OPRIG_STATUS_OK) {
-    k->side = side_for(*ctx, k->pipelines);
-    if (k->side == 0) st = OPRIG_STATUS_UNSUPPORTED;
+    if (!choose_workgroup(*ctx, k->pipelines, *k)) st = OPRIG_STATUS_UNSUPPORTED;
   }
   if (st == OPRIG_STATUS_OK) {
     k->module = k->pipelines.add_module(
@@ -92,7 +98,7 @@ oprig_status create(const oprig_backend_context* ctx, const oprig_param* params,
 }
 
 VkPipeline pipeline_of(AttentionVulkan& k) {
-  const std::array<uint32_t, 2> constants = {k.side, k.side};  // local_size_x, local_size_y
+  const std::array<uint32_t, 2> constants = {k.tx, k.ty};  // local_size_x, local_size_y
   return k.pipelines.pipeline(k.module, constants);
 }
 
@@ -143,9 +149,9 @@ oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   auto tensor_or_out = [&](size_t i) { return inputs[i].data != nullptr ? inputs[i] : outputs[0]; };
   const oprig_tensor tensors[5] = {outputs[0], tensor_or_out(0), tensor_or_out(1), tensor_or_out(2),
                                    k->has_mask ? tensor_or_out(3) : outputs[0]};
-  const uint64_t tile = 4 * k->side;
-  const auto query_tiles = static_cast<uint64_t>((p.query_len + tile - 1) / tile);
-  const auto feature_chunks = static_cast<uint64_t>((p.value_depth + tile - 1) / tile);
+  const uint64_t queries = 4 * k->ty, features = 4 * k->tx;
+  const auto query_tiles = (static_cast<uint64_t>(p.query_len) + queries - 1) / queries;
+  const auto feature_chunks = (static_cast<uint64_t>(p.value_depth) + features - 1) / features;
   if (static_cast<uint64_t>(heads) > UINT32_MAX || query_tiles > UINT32_MAX || feature_chunks > UINT32_MAX)
     return OPRIG_STATUS_UNSUPPORTED;
   return k->pipelines.record_groups(static_cast<VkCommandBuffer>(info->vk_command_buffer), pipeline_of(*k), tensors,
