@@ -19,10 +19,11 @@
 //               exp(m_old - m_new) (an online softmax); weights exp(s - m)
 //               to local memory (ps, transposed);
 //   O += P V    keys in chunks of VC, each chunk of V staged in local memory.
-// The staged chunks form one pipeline (a stage: a chunk of Q and K, or of
-// V): each work-item loads its share of the next stage from global memory
-// into registers before computing the current one, so the loads are in
-// flight during the arithmetic, and stores them to local memory after.
+// The staged chunks form one pipeline (the tile's chunks of Q and K, its
+// chunks of V, then the next tile's): each work-item loads its share of the
+// next chunk from global memory into registers before the arithmetic on the
+// current one, so the loads are in flight meanwhile, and stores them to
+// local memory after.
 // At the end the partial sums meet in red: out = O / l. Causal tiles stop
 // at the last key their last query may see, and the work-groups with the
 // most keys start first. A query whose every logit is -Inf keeps m = -Inf
@@ -49,7 +50,7 @@
 #define KS (BK / 4 + 1)
 #define ES (BE / 4)
 #define QV_SIZE (KC * QS > VC * ES ? KC * QS : VC * ES)
-// Each work-item's share of a stage: Q and K elements, or V elements.
+// Each work-item's share of a staged chunk: Q and K elements, or V elements.
 #define Q_SHARE (BQ * KC / SDPA_THREADS)
 #define K_SHARE (BK * KC / SDPA_THREADS)
 #define V_SHARE (VC * BE / SDPA_THREADS)
@@ -61,13 +62,6 @@ inline float sdpa_load(global const float* base, const int half_io, const ulong 
 
 inline float sdpa_exp(const float x) { return x == -INFINITY ? 0.0f : exp(x); }
 
-// Where the pipeline is: the key tile from j0, a chunk of depth from c0 (S)
-// or of keys from j0 + c0 (V).
-typedef struct {
-  int j0, c0;
-  bool v;
-} Stage;
-
 typedef struct {
   global const float *query, *key, *value;
   int half_io, sq, sk, depth, value_depth;
@@ -75,61 +69,45 @@ typedef struct {
   ulong q_base, k_base, v_base;
 } Tensors;
 
-// This work-item's share of stage `st` from global memory; zeros outside
-// the tensors (0 * a garbage value could be NaN).
-inline void fetch(const Tensors* t, const Stage st, const int tid, float* share) {
-  if (!st.v) {
-    for (int u = 0; u < Q_SHARE; ++u) {
-      const int n = tid + u * SDPA_THREADS, i = t->q0 + n / KC, d = st.c0 + n % KC;
-      share[u] = i < t->sq && d < t->depth ? sdpa_load(t->query, t->half_io, t->q_base + (ulong)i * t->depth + d) : 0.0f;
-    }
-    for (int u = 0; u < K_SHARE; ++u) {
-      const int n = tid + u * SDPA_THREADS, j = st.j0 + n / KC, d = st.c0 + n % KC;
-      share[Q_SHARE + u] =
-          j < t->sk && d < t->depth ? sdpa_load(t->key, t->half_io, t->k_base + (ulong)j * t->depth + d) : 0.0f;
-    }
-  } else {
-    for (int u = 0; u < V_SHARE; ++u) {
-      const int n = tid + u * SDPA_THREADS, j = st.j0 + st.c0 + n / BE, e = t->e0 + n % BE;
-      share[u] = j < t->sk && e < t->value_depth
-                     ? sdpa_load(t->value, t->half_io, t->v_base + (ulong)j * t->value_depth + e)
-                     : 0.0f;
-    }
+// This work-item's share of a chunk, from global memory into `share`; zeros
+// outside the tensors (0 * a garbage value could be NaN). Q and K: depth
+// d0..d0+KC-1 of the tile's queries and of keys j0..j0+BK-1.
+inline void fetch_qk(const Tensors* t, const int j0, const int d0, const int tid, float* share) {
+  for (int u = 0; u < Q_SHARE; ++u) {
+    const int n = tid + u * SDPA_THREADS, i = t->q0 + n / KC, d = d0 + n % KC;
+    share[u] = i < t->sq && d < t->depth ? sdpa_load(t->query, t->half_io, t->q_base + (ulong)i * t->depth + d) : 0.0f;
+  }
+  for (int u = 0; u < K_SHARE; ++u) {
+    const int n = tid + u * SDPA_THREADS, j = j0 + n / KC, d = d0 + n % KC;
+    share[Q_SHARE + u] =
+        j < t->sk && d < t->depth ? sdpa_load(t->key, t->half_io, t->k_base + (ulong)j * t->depth + d) : 0.0f;
   }
 }
 
-// The share to local memory: Q and K transposed (depth-major), V as it is.
-inline void stage_store(const Stage st, const int tid, const float* share, local float* qv, local float* ks) {
-  if (!st.v) {
-    for (int u = 0; u < Q_SHARE; ++u) {
-      const int n = tid + u * SDPA_THREADS;
-      qv[(n % KC) * QS * 4 + n / KC] = share[u];
-    }
-    for (int u = 0; u < K_SHARE; ++u) {
-      const int n = tid + u * SDPA_THREADS;
-      ks[(n % KC) * KS * 4 + n / KC] = share[Q_SHARE + u];
-    }
-  } else {
-    for (int u = 0; u < V_SHARE; ++u) qv[tid + u * SDPA_THREADS] = share[u];
+// V: keys j..j+VC-1, the work-group's features.
+inline void fetch_v(const Tensors* t, const int j, const int tid, float* share) {
+  for (int u = 0; u < V_SHARE; ++u) {
+    const int n = tid + u * SDPA_THREADS, jj = j + n / BE, e = t->e0 + n % BE;
+    share[u] = jj < t->sk && e < t->value_depth
+                   ? sdpa_load(t->value, t->half_io, t->v_base + (ulong)jj * t->value_depth + e)
+                   : 0.0f;
   }
 }
 
-inline Stage next_stage(Stage st, const int depth, const int key_end) {
-  if (!st.v) {
-    st.c0 += KC;
-    if (st.c0 >= depth) {
-      st.v = true;
-      st.c0 = 0;
-    }
-  } else {
-    st.c0 += VC;
-    if (st.c0 >= min(BK, key_end - st.j0)) {
-      st.j0 += BK;
-      st.v = false;
-      st.c0 = 0;
-    }
+// The shares to local memory: Q and K transposed (depth-major), V as it is.
+inline void store_qk(const int tid, const float* share, local float* qv, local float* ks) {
+  for (int u = 0; u < Q_SHARE; ++u) {
+    const int n = tid + u * SDPA_THREADS;
+    qv[(n % KC) * QS * 4 + n / KC] = share[u];
   }
-  return st;
+  for (int u = 0; u < K_SHARE; ++u) {
+    const int n = tid + u * SDPA_THREADS;
+    ks[(n % KC) * KS * 4 + n / KC] = share[Q_SHARE + u];
+  }
+}
+
+inline void store_v(const int tid, const float* share, local float* qv) {
+  for (int u = 0; u < V_SHARE; ++u) qv[tid + u * SDPA_THREADS] = share[u];
 }
 
 kernel __attribute__((reqd_work_group_size(SDPA_TX, SDPA_TY, 1))) void sdpa_flash(
@@ -175,20 +153,16 @@ kernel __attribute__((reqd_work_group_size(SDPA_TX, SDPA_TY, 1))) void sdpa_flas
   const int key_end = causal ? min(sk, q_last + 1) : sk;
 
   float share[SHARE];
-  Stage st = {0, 0, false};
-  if (key_end > 0) fetch(&t, st, tid, share);
-  while (st.j0 < key_end) {
-    barrier(CLK_LOCAL_MEM_FENCE);  // the previous stage's readers are done
-    stage_store(st, tid, share, (local float*)qv, (local float*)ks);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const Stage next = next_stage(st, depth, key_end);
-    if (next.j0 < key_end) fetch(&t, next, tid, share);
-
-    if (!st.v) {
-      if (st.c0 == 0) {
-        for (int r = 0; r < 4; ++r)
-          for (int c = 0; c < 4; ++c) s[r][c] = 0.0f;
-      }
+  if (key_end > 0) fetch_qk(&t, 0, 0, tid, share);
+  for (int j0 = 0; j0 < key_end; j0 += BK) {
+    for (int r = 0; r < 4; ++r)
+      for (int c = 0; c < 4; ++c) s[r][c] = 0.0f;
+    for (int d0 = 0; d0 < depth; d0 += KC) {
+      barrier(CLK_LOCAL_MEM_FENCE);  // the previous chunk's readers are done
+      store_qk(tid, share, (local float*)qv, (local float*)ks);
+      barrier(CLK_LOCAL_MEM_FENCE);
+      if (d0 + KC < depth) fetch_qk(&t, j0, d0 + KC, tid, share);
+      else fetch_v(&t, j0, tid, share);
 #pragma unroll
       for (int d = 0; d < KC; ++d) {
         const float4 a = qv[d * QS + ty];
@@ -198,10 +172,57 @@ kernel __attribute__((reqd_work_group_size(SDPA_TX, SDPA_TY, 1))) void sdpa_flas
         s[2][0] += a.z * b.x; s[2][1] += a.z * b.y; s[2][2] += a.z * b.z; s[2][3] += a.z * b.w;
         s[3][0] += a.w * b.x; s[3][1] += a.w * b.y; s[3][2] += a.w * b.z; s[3][3] += a.w * b.w;
       }
-    } else {
+    }
+
+    // The softmax step: the logits, and each row's maximum over this work-item's four keys.
+    for (int r = 0; r < 4; ++r) {
+      const int i = q0 + 4 * ty + r;
+      float largest = -INFINITY;
+      for (int c = 0; c < 4; ++c) {
+        const int j = j0 + 4 * tx + c;
+        float x = s[r][c] * scale;
+        if (i >= sq || j >= sk || (causal && j > i)) {
+          x = -INFINITY;
+        } else if (has_mask) {
+          x += sdpa_load(mask, half_io, (ulong)(m_base + i * mask_strides.s2 + j * mask_strides.s3));
+        }
+        s[r][c] = x;
+        largest = x > largest ? x : largest;  // a NaN logit is no maximum (it still reaches the sums)
+      }
+      red[(4 * ty + r) * SDPA_TX + tx] = largest;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int r = 0; r < 4; ++r) {
+      float largest = m[r];
+      for (int u = 0; u < SDPA_TX; ++u) {
+        const float x = red[(4 * ty + r) * SDPA_TX + u];
+        largest = x > largest ? x : largest;
+      }
+      // While every key so far is masked the maximum is -Inf; 0 stands in for it.
+      const float subtrahend = largest == -INFINITY ? 0.0f : largest;
+      const float alpha = sdpa_exp(m[r] - subtrahend);
+      m[r] = largest;
+      float sum = 0.0f;
+      for (int c = 0; c < 4; ++c) {
+        s[r][c] = sdpa_exp(s[r][c] - subtrahend);
+        sum += s[r][c];
+      }
+      l[r] = l[r] * alpha + sum;
+      for (int e = 0; e < 4; ++e) o[r][e] *= alpha;
+    }
+    // Read after the first barrier of the V chunks.
+    for (int c = 0; c < 4; ++c) ps[(4 * tx + c) * QS + ty] = (float4)(s[0][c], s[1][c], s[2][c], s[3][c]);
+
+    const int keys = min(BK, key_end - j0);
+    for (int jc = 0; jc < keys; jc += VC) {
+      barrier(CLK_LOCAL_MEM_FENCE);  // the previous chunk's readers are done
+      store_v(tid, share, (local float*)qv);
+      barrier(CLK_LOCAL_MEM_FENCE);
+      if (jc + VC < keys) fetch_v(&t, j0 + jc + VC, tid, share);
+      else if (j0 + BK < key_end) fetch_qk(&t, j0 + BK, 0, tid, share);
 #pragma unroll
       for (int jj = 0; jj < VC; ++jj) {
-        const float4 p = ps[(st.c0 + jj) * QS + ty];
+        const float4 p = ps[(jc + jj) * QS + ty];
         const float4 v = qv[jj * ES + tx];
         o[0][0] += p.x * v.x; o[0][1] += p.x * v.y; o[0][2] += p.x * v.z; o[0][3] += p.x * v.w;
         o[1][0] += p.y * v.x; o[1][1] += p.y * v.y; o[1][2] += p.y * v.z; o[1][3] += p.y * v.w;
@@ -209,48 +230,6 @@ kernel __attribute__((reqd_work_group_size(SDPA_TX, SDPA_TY, 1))) void sdpa_flas
         o[3][0] += p.w * v.x; o[3][1] += p.w * v.y; o[3][2] += p.w * v.z; o[3][3] += p.w * v.w;
       }
     }
-
-    if (!st.v && next.v) {  // the tile's logits are complete: the softmax step
-      const int j0 = st.j0;
-      for (int r = 0; r < 4; ++r) {
-        const int i = q0 + 4 * ty + r;
-        float largest = -INFINITY;
-        for (int c = 0; c < 4; ++c) {
-          const int j = j0 + 4 * tx + c;
-          float x = s[r][c] * scale;
-          if (i >= sq || j >= sk || (causal && j > i)) {
-            x = -INFINITY;
-          } else if (has_mask) {
-            x += sdpa_load(mask, half_io, (ulong)(m_base + i * mask_strides.s2 + j * mask_strides.s3));
-          }
-          s[r][c] = x;
-          largest = x > largest ? x : largest;  // a NaN logit is no maximum (it still reaches the sums)
-        }
-        red[(4 * ty + r) * SDPA_TX + tx] = largest;
-      }
-      barrier(CLK_LOCAL_MEM_FENCE);
-      for (int r = 0; r < 4; ++r) {
-        float largest = m[r];
-        for (int u = 0; u < SDPA_TX; ++u) {
-          const float x = red[(4 * ty + r) * SDPA_TX + u];
-          largest = x > largest ? x : largest;
-        }
-        // While every key so far is masked the maximum is -Inf; 0 stands in for it.
-        const float subtrahend = largest == -INFINITY ? 0.0f : largest;
-        const float alpha = sdpa_exp(m[r] - subtrahend);
-        m[r] = largest;
-        float sum = 0.0f;
-        for (int c = 0; c < 4; ++c) {
-          s[r][c] = sdpa_exp(s[r][c] - subtrahend);
-          sum += s[r][c];
-        }
-        l[r] = l[r] * alpha + sum;
-        for (int e = 0; e < 4; ++e) o[r][e] *= alpha;
-      }
-      // Read by the V stages, after their barriers.
-      for (int c = 0; c < 4; ++c) ps[(4 * tx + c) * QS + ty] = (float4)(s[0][c], s[1][c], s[2][c], s[3][c]);
-    }
-    st = next;
   }
 
   // l of each query: the sum of its work-items' partial sums, in tx order.

@@ -49,7 +49,7 @@ const uint VC = 16u;      // keys per staged chunk of V
 const uint QS = TY + 1u;
 const uint KS = TX + 1u;
 const uint ES = TX;
-// Each invocation's share of a stage: Q and K elements, or V elements (at most 16: TX, TY >= 8).
+// Each invocation's share of a staged chunk: Q and K elements, or V elements.
 const uint kQShare = BQ * KC / kThreads;
 const uint kKShare = BK * KC / kThreads;
 const uint kVShare = VC * BE / kThreads;
@@ -77,74 +77,49 @@ void store_half(uint n, uint bits) {
   atomicOr(out_words[word], bits << shift);
 }
 
-// This invocation's registers: logits and outputs of its 4 x 4 blocks, the
-// running maxima and partial sums of its 4 queries, its share of a stage.
-float s[4][4], o[4][4], m[4], l[4];
+// This invocation's share of a staged chunk (at most 16 elements: TX, TY >= 8).
 float share[16];
 uint tid, q0, e0, q_base, k_base, v_base;
 
-// Where the pipeline is: the key tile from j0, a chunk of depth from c0
-// (is_v false) or of keys from j0 + c0 (is_v true).
-struct Stage {
-  uint j0, c0;
-  bool is_v;
-};
-
-// This invocation's share of stage `st` from the buffers; zeros outside the
-// tensors (0 * a garbage value could be NaN).
-void fetch(Stage st) {
-  if (!st.is_v) {
-    for (uint u = 0u; u < kQShare; ++u) {
-      uint n = tid + u * kThreads, i = q0 + n / KC, d = st.c0 + n % KC;
-      share[u] = i < p.sq && d < p.depth ? load_query(q_base + i * p.depth + d) : 0.0;
-    }
-    for (uint u = 0u; u < kKShare; ++u) {
-      uint n = tid + u * kThreads, j = st.j0 + n / KC, d = st.c0 + n % KC;
-      share[kQShare + u] = j < p.sk && d < p.depth ? load_key(k_base + j * p.depth + d) : 0.0;
-    }
-  } else {
-    for (uint u = 0u; u < kVShare; ++u) {
-      uint n = tid + u * kThreads, j = st.j0 + st.c0 + n / BE, e = e0 + n % BE;
-      share[u] = j < p.sk && e < p.value_depth ? load_value(v_base + j * p.value_depth + e) : 0.0;
-    }
+// This invocation's share of a chunk, from the buffers into `share`; zeros
+// outside the tensors (0 * a garbage value could be NaN). Q and K: depth
+// d0..d0+KC-1 of the tile's queries and of keys j0..j0+BK-1.
+void fetch_qk(uint j0, uint d0) {
+  for (uint u = 0u; u < kQShare; ++u) {
+    uint n = tid + u * kThreads, i = q0 + n / KC, d = d0 + n % KC;
+    share[u] = i < p.sq && d < p.depth ? load_query(q_base + i * p.depth + d) : 0.0;
+  }
+  for (uint u = 0u; u < kKShare; ++u) {
+    uint n = tid + u * kThreads, j = j0 + n / KC, d = d0 + n % KC;
+    share[kQShare + u] = j < p.sk && d < p.depth ? load_key(k_base + j * p.depth + d) : 0.0;
   }
 }
 
-// The share to shared memory: Q and K transposed (depth-major), V as it is.
-void stage_store(Stage st) {
-  if (!st.is_v) {
-    for (uint u = 0u; u < kQShare; ++u) {
-      uint n = tid + u * kThreads, at = (n % KC) * QS * 4u + n / KC;
-      qv[at >> 2u][at & 3u] = share[u];
-    }
-    for (uint u = 0u; u < kKShare; ++u) {
-      uint n = tid + u * kThreads, at = (n % KC) * KS * 4u + n / KC;
-      ks[at >> 2u][at & 3u] = share[kQShare + u];
-    }
-  } else {
-    for (uint u = 0u; u < kVShare; ++u) {
-      uint n = tid + u * kThreads;
-      qv[n >> 2u][n & 3u] = share[u];
-    }
+// V: keys j..j+VC-1, the workgroup's features.
+void fetch_v(uint j) {
+  for (uint u = 0u; u < kVShare; ++u) {
+    uint n = tid + u * kThreads, jj = j + n / BE, e = e0 + n % BE;
+    share[u] = jj < p.sk && e < p.value_depth ? load_value(v_base + jj * p.value_depth + e) : 0.0;
   }
 }
 
-Stage next_stage(Stage st, uint key_end) {
-  if (!st.is_v) {
-    st.c0 += KC;
-    if (st.c0 >= p.depth) {
-      st.is_v = true;
-      st.c0 = 0u;
-    }
-  } else {
-    st.c0 += VC;
-    if (st.c0 >= min(BK, key_end - st.j0)) {
-      st.j0 += BK;
-      st.is_v = false;
-      st.c0 = 0u;
-    }
+// The shares to shared memory: Q and K transposed (depth-major), V as it is.
+void store_qk() {
+  for (uint u = 0u; u < kQShare; ++u) {
+    uint n = tid + u * kThreads, at = (n % KC) * QS * 4u + n / KC;
+    qv[at >> 2u][at & 3u] = share[u];
   }
-  return st;
+  for (uint u = 0u; u < kKShare; ++u) {
+    uint n = tid + u * kThreads, at = (n % KC) * KS * 4u + n / KC;
+    ks[at >> 2u][at & 3u] = share[kQShare + u];
+  }
+}
+
+void store_v() {
+  for (uint u = 0u; u < kVShare; ++u) {
+    uint n = tid + u * kThreads;
+    qv[n >> 2u][n & 3u] = share[u];
+  }
 }
 
 void main() {
@@ -160,6 +135,7 @@ void main() {
   v_base = bh * p.sk * p.value_depth;
   uint m_base = (bh / p.heads) * p.mask_b + (bh % p.heads) * p.mask_h;
 
+  float s[4][4], o[4][4], m[4], l[4];
   for (uint r = 0u; r < 4u; ++r) {
     m[r] = kMinusInf;
     l[r] = 0.0;
@@ -169,20 +145,16 @@ void main() {
   uint q_last = min(p.sq, q0 + BQ) - 1u;
   uint key_end = p.causal != 0u ? min(p.sk, q_last + 1u) : p.sk;
 
-  Stage st = Stage(0u, 0u, false);
-  if (key_end > 0u) fetch(st);
-  while (st.j0 < key_end) {
-    barrier();  // the previous stage's readers are done
-    stage_store(st);
-    barrier();
-    Stage next = next_stage(st, key_end);
-    if (next.j0 < key_end) fetch(next);
-
-    if (!st.is_v) {
-      if (st.c0 == 0u) {
-        for (uint r = 0u; r < 4u; ++r)
-          for (uint c = 0u; c < 4u; ++c) s[r][c] = 0.0;
-      }
+  if (key_end > 0u) fetch_qk(0u, 0u);
+  for (uint j0 = 0u; j0 < key_end; j0 += BK) {
+    for (uint r = 0u; r < 4u; ++r)
+      for (uint c = 0u; c < 4u; ++c) s[r][c] = 0.0;
+    for (uint d0 = 0u; d0 < p.depth; d0 += KC) {
+      barrier();  // the previous chunk's readers are done
+      store_qk();
+      barrier();
+      if (d0 + KC < p.depth) fetch_qk(j0, d0 + KC);
+      else fetch_v(j0);
       for (uint d = 0u; d < KC; ++d) {
         vec4 a = qv[d * QS + ty];
         vec4 b = ks[d * KS + tx];
@@ -193,9 +165,56 @@ void main() {
           s[r][3] += a[r] * b.w;
         }
       }
-    } else {
+    }
+
+    // The softmax step: the logits, and each row's maximum over this invocation's four keys.
+    for (uint r = 0u; r < 4u; ++r) {
+      uint i = q0 + 4u * ty + r;
+      float largest = kMinusInf;
+      for (uint c = 0u; c < 4u; ++c) {
+        uint j = j0 + 4u * tx + c;
+        float x = s[r][c] * p.scale;
+        if (i >= p.sq || j >= p.sk || (p.causal != 0u && j > i)) {
+          x = kMinusInf;
+        } else if (p.has_mask != 0u) {
+          x += load_mask(m_base + i * p.mask_i + j * p.mask_j);
+        }
+        s[r][c] = x;
+        largest = x > largest ? x : largest;  // a NaN logit is no maximum (it still reaches the sums)
+      }
+      red[(4u * ty + r) * TX + tx] = largest;
+    }
+    barrier();
+    for (uint r = 0u; r < 4u; ++r) {
+      float largest = m[r];
+      for (uint u = 0u; u < TX; ++u) {
+        float x = red[(4u * ty + r) * TX + u];
+        largest = x > largest ? x : largest;
+      }
+      // While every key so far is masked the maximum is -Inf; 0 stands in for it.
+      float subtrahend = largest == kMinusInf ? 0.0 : largest;
+      float alpha = exp_or_zero(m[r] - subtrahend);
+      m[r] = largest;
+      float sum = 0.0;
+      for (uint c = 0u; c < 4u; ++c) {
+        s[r][c] = exp_or_zero(s[r][c] - subtrahend);
+        sum += s[r][c];
+      }
+      l[r] = l[r] * alpha + sum;
+      for (uint e = 0u; e < 4u; ++e) o[r][e] *= alpha;
+    }
+    // Read after the first barrier of the V chunks.
+    for (uint c = 0u; c < 4u; ++c) ps[(4u * tx + c) * QS + ty] = vec4(s[0][c], s[1][c], s[2][c], s[3][c]);
+
+    uint keys = min(BK, key_end - j0);
+    for (uint jc = 0u; jc < keys; jc += VC) {
+      barrier();  // the previous chunk's readers are done
+      store_v();
+      barrier();
+      if (jc + VC < keys) fetch_v(j0 + jc + VC);
+      else if (j0 + BK < key_end) fetch_qk(j0 + BK, 0u);
       for (uint jj = 0u; jj < VC; ++jj) {
-        vec4 w = ps[(st.c0 + jj) * QS + ty];
+        vec4 w = ps[(jc + jj) * QS + ty];
         vec4 v = qv[jj * ES + tx];
         for (uint r = 0u; r < 4u; ++r) {
           o[r][0] += w[r] * v.x;
@@ -205,48 +224,6 @@ void main() {
         }
       }
     }
-
-    if (!st.is_v && next.is_v) {  // the tile's logits are complete: the softmax step
-      uint j0 = st.j0;
-      for (uint r = 0u; r < 4u; ++r) {
-        uint i = q0 + 4u * ty + r;
-        float largest = kMinusInf;
-        for (uint c = 0u; c < 4u; ++c) {
-          uint j = j0 + 4u * tx + c;
-          float x = s[r][c] * p.scale;
-          if (i >= p.sq || j >= p.sk || (p.causal != 0u && j > i)) {
-            x = kMinusInf;
-          } else if (p.has_mask != 0u) {
-            x += load_mask(m_base + i * p.mask_i + j * p.mask_j);
-          }
-          s[r][c] = x;
-          largest = x > largest ? x : largest;  // a NaN logit is no maximum (it still reaches the sums)
-        }
-        red[(4u * ty + r) * TX + tx] = largest;
-      }
-      barrier();
-      for (uint r = 0u; r < 4u; ++r) {
-        float largest = m[r];
-        for (uint u = 0u; u < TX; ++u) {
-          float x = red[(4u * ty + r) * TX + u];
-          largest = x > largest ? x : largest;
-        }
-        // While every key so far is masked the maximum is -Inf; 0 stands in for it.
-        float subtrahend = largest == kMinusInf ? 0.0 : largest;
-        float alpha = exp_or_zero(m[r] - subtrahend);
-        m[r] = largest;
-        float sum = 0.0;
-        for (uint c = 0u; c < 4u; ++c) {
-          s[r][c] = exp_or_zero(s[r][c] - subtrahend);
-          sum += s[r][c];
-        }
-        l[r] = l[r] * alpha + sum;
-        for (uint e = 0u; e < 4u; ++e) o[r][e] *= alpha;
-      }
-      // Read by the V stages, after their barriers.
-      for (uint c = 0u; c < 4u; ++c) ps[(4u * tx + c) * QS + ty] = vec4(s[0][c], s[1][c], s[2][c], s[3][c]);
-    }
-    st = next;
   }
 
   // l of each query: the sum of its invocations' partial sums, in tx order.
