@@ -1,5 +1,6 @@
-// What every ScaledDotProductAttention kernel's prepare() checks and works
-// out from the tensors, in one place for the cpu, opencl and vulkan kernels:
+// What every ScaledDotProductAttention kernel reads from its parameters in
+// create() and checks and works out from the tensors in prepare(), in one
+// place for the cpu, opencl and vulkan kernels:
 // FLOAT_32 or FLOAT_16 throughout (no quantisation), Q [B, H, Sq, D],
 // K [B, H, Sk, D], V [B, H, Sk, Dv] with D >= 1 (the default scale divides by
 // sqrt(D)), the optional mask broadcast (right-aligned, NumPy rules) to
@@ -10,15 +11,32 @@
 #include <cmath>
 #include <optional>
 
+#include "common/kernel.hpp"
 #include "oprig/oprig_package.h"
 #include "scaled_dot_product_attention/attention_problem.hpp"
 
 namespace oprig::opsuite::sdpa {
 
+struct AttentionParams {
+  bool causal = false;         // is_causal, default false
+  std::optional<float> scale;  // absent: 1 / sqrt(D), once D is known
+};
+
+// The parameters, or nullopt when the scale is not finite.
+inline std::optional<AttentionParams> read_params(const oprig_param* params, size_t num_params) {
+  const std::optional<double> causal = scalar_param(params, num_params, "is_causal");
+  const std::optional<double> scale = scalar_param(params, num_params, "scale");
+  if (scale && !std::isfinite(*scale)) return std::nullopt;
+  AttentionParams out;
+  out.causal = causal.value_or(0.0) != 0.0;
+  if (scale) out.scale = static_cast<float>(*scale);
+  return out;
+}
+
 // Fills the shapes, scale, causal flag and mask strides of `p` (not its
 // tensors) and the output's shape; `has_mask` says whether input 3 is there.
 inline oprig_status plan_attention(const oprig_tensor* inputs, size_t num_inputs, oprig_tensor* outputs,
-                                   size_t num_outputs, bool causal, std::optional<float> scale, AttentionProblem& p,
+                                   size_t num_outputs, const AttentionParams& params, AttentionProblem& p,
                                    bool& has_mask) {
   if (inputs == nullptr || outputs == nullptr || num_inputs < 3 || num_inputs > 4 || num_outputs != 1)
     return OPRIG_STATUS_INVALID_ARGUMENT;
@@ -39,9 +57,9 @@ inline oprig_status plan_attention(const oprig_tensor* inputs, size_t num_inputs
   p.key_len = k.dims[2];
   p.depth = q.dims[3];
   p.value_depth = v.dims[3];
-  p.causal = causal;
+  p.causal = params.causal;
   p.half = dtype == OPRIG_DTYPE_FLOAT_16;
-  p.scale = scale.value_or(1.0f / std::sqrt(static_cast<float>(p.depth)));
+  p.scale = params.scale.value_or(1.0f / std::sqrt(static_cast<float>(p.depth)));
   if (has_mask) {
     const oprig_tensor& m = inputs[3];
     if (m.rank > 4) return OPRIG_STATUS_INVALID_ARGUMENT;

@@ -80,8 +80,7 @@ using sdpa::AttentionProblem;
 
 struct AttentionCpuKernel : KernelBase {
   const oprig_backend_context* ctx = nullptr;
-  bool causal = false;
-  std::optional<float> scale;  // absent: 1 / sqrt(D)
+  sdpa::AttentionParams params;
   AttentionProblem shape;      // shapes, scale, mask strides; tensors set per execute
   bool has_mask = false;
 };
@@ -117,15 +116,13 @@ void run_range(void* arg, size_t begin, size_t end) {
 oprig_status create(const oprig_backend_context* ctx, const oprig_param* params, size_t num_params,
                     oprig_kernel** out_kernel) {
   *out_kernel = nullptr;
-  const std::optional<double> causal = scalar_param(params, num_params, "is_causal");
-  const std::optional<double> scale = scalar_param(params, num_params, "scale");
-  if (scale && !std::isfinite(*scale)) return OPRIG_STATUS_INVALID_ARGUMENT;
+  const std::optional<sdpa::AttentionParams> attention = sdpa::read_params(params, num_params);
+  if (!attention) return OPRIG_STATUS_INVALID_ARGUMENT;
   auto* kernel = new (std::nothrow) AttentionCpuKernel();
   if (kernel == nullptr) return OPRIG_STATUS_OUT_OF_MEMORY;
   kernel->ops = &oprig_scaled_dot_product_attention__cpu;
   kernel->ctx = ctx;
-  kernel->causal = causal.value_or(0.0) != 0.0;
-  if (scale) kernel->scale = static_cast<float>(*scale);
+  kernel->params = *attention;
   *out_kernel = to_handle(kernel);
   return OPRIG_STATUS_OK;
 }
@@ -133,7 +130,7 @@ oprig_status create(const oprig_backend_context* ctx, const oprig_param* params,
 oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t num_inputs, oprig_tensor* outputs,
                      size_t num_outputs) {
   auto* kernel = from_handle<AttentionCpuKernel>(handle);
-  return sdpa::plan_attention(inputs, num_inputs, outputs, num_outputs, kernel->causal, kernel->scale, kernel->shape,
+  return sdpa::plan_attention(inputs, num_inputs, outputs, num_outputs, kernel->params, kernel->shape,
                               kernel->has_mask);
 }
 

@@ -28,8 +28,7 @@ struct AttentionOpenCL : KernelBase {
   cl_command_queue queue = nullptr;
   cl_kernel kernel = nullptr;
   size_t tx = 0, ty = 0;  // the work-group; tiles of 4 ty queries, 4 tx keys and 4 tx features
-  bool causal = false;
-  std::optional<float> scale;
+  sdpa::AttentionParams params;
   bool prepared = false;
   bool has_mask = false;
   sdpa::AttentionProblem shape;
@@ -67,15 +66,13 @@ oprig_status create(const oprig_backend_context* ctx, const oprig_param* params,
   *out_kernel = nullptr;
   if (ctx->cl_context == nullptr || ctx->cl_device == nullptr || ctx->cl_queue == nullptr)
     return OPRIG_STATUS_INVALID_ARGUMENT;
-  const std::optional<double> causal = scalar_param(params, num_params, "is_causal");
-  const std::optional<double> scale = scalar_param(params, num_params, "scale");
-  if (scale && !std::isfinite(*scale)) return OPRIG_STATUS_INVALID_ARGUMENT;
+  const std::optional<sdpa::AttentionParams> attention = sdpa::read_params(params, num_params);
+  if (!attention) return OPRIG_STATUS_INVALID_ARGUMENT;
   auto* k = new (std::nothrow) AttentionOpenCL;
   if (k == nullptr) return OPRIG_STATUS_OUT_OF_MEMORY;
   k->ops = &oprig_scaled_dot_product_attention__opencl;
   k->queue = static_cast<cl_command_queue>(ctx->cl_queue);
-  k->causal = causal.value_or(0.0) != 0.0;
-  if (scale) k->scale = static_cast<float>(*scale);
+  k->params = *attention;
   const auto context = static_cast<cl_context>(ctx->cl_context);
   const auto device = static_cast<cl_device_id>(ctx->cl_device);
   constexpr size_t kShapes[][2] = {{16, 8}, {8, 8}};
@@ -100,7 +97,7 @@ oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   auto* k = from_handle<AttentionOpenCL>(handle);
   k->prepared = false;
   const oprig_status st =
-      sdpa::plan_attention(inputs, num_inputs, outputs, num_outputs, k->causal, k->scale, k->shape, k->has_mask);
+      sdpa::plan_attention(inputs, num_inputs, outputs, num_outputs, k->params, k->shape, k->has_mask);
   if (st != OPRIG_STATUS_OK) return st;
   // The kernel counts queries, keys and features in int.
   const sdpa::AttentionProblem& p = k->shape;

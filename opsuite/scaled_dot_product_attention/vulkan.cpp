@@ -38,8 +38,7 @@ struct AttentionVulkan : KernelBase {
   VulkanPipelines pipelines;
   int module = -1;
   uint32_t tx = 0, ty = 0;  // the workgroup; tiles of 4 ty queries, 4 tx keys and 4 tx features
-  bool causal = false;
-  std::optional<float> scale;
+  sdpa::AttentionParams params;
   bool prepared = false;
   bool has_mask = false;
   sdpa::AttentionProblem shape;
@@ -72,14 +71,12 @@ bool choose_workgroup(const oprig_backend_context& ctx, const VulkanPipelines& p
 oprig_status create(const oprig_backend_context* ctx, const oprig_param* params, size_t num_params,
                     oprig_kernel** out_kernel) {
   *out_kernel = nullptr;
-  const std::optional<double> causal = scalar_param(params, num_params, "is_causal");
-  const std::optional<double> scale = scalar_param(params, num_params, "scale");
-  if (scale && !std::isfinite(*scale)) return OPRIG_STATUS_INVALID_ARGUMENT;
+  const std::optional<sdpa::AttentionParams> attention = sdpa::read_params(params, num_params);
+  if (!attention) return OPRIG_STATUS_INVALID_ARGUMENT;
   auto* k = new (std::nothrow) AttentionVulkan;
   if (k == nullptr) return OPRIG_STATUS_OUT_OF_MEMORY;
   k->ops = &oprig_scaled_dot_product_attention__vulkan;
-  k->causal = causal.value_or(0.0) != 0.0;
-  if (scale) k->scale = static_cast<float>(*scale);
+  k->params = *attention;
   oprig_status st = k->pipelines.init(*ctx, 5, sizeof(PushConstants));
   if (st == OPRIG_STATUS_OK) {
     if (!choose_workgroup(*ctx, k->pipelines, *k)) st = OPRIG_STATUS_UNSUPPORTED;
@@ -107,7 +104,7 @@ oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   auto* k = from_handle<AttentionVulkan>(handle);
   k->prepared = false;
   const oprig_status st =
-      sdpa::plan_attention(inputs, num_inputs, outputs, num_outputs, k->causal, k->scale, k->shape, k->has_mask);
+      sdpa::plan_attention(inputs, num_inputs, outputs, num_outputs, k->params, k->shape, k->has_mask);
   if (st != OPRIG_STATUS_OK) return st;
   const sdpa::AttentionProblem& p = k->shape;
   const uint64_t width = p.half ? 2 : 4;
