@@ -60,7 +60,8 @@ inline float sdpa_load(global const float* base, const int half_io, const ulong 
   return half_io ? vload_half(i, (global const half*)base) : base[i];
 }
 
-inline float sdpa_exp(const float x) { return x == -INFINITY ? 0.0f : exp(x); }
+// The larger; a NaN is no maximum (it still reaches the sums through exp).
+inline float sdpa_max(const float a, const float b) { return b > a ? b : a; }
 
 typedef struct {
   global const float *query, *key, *value;
@@ -142,11 +143,14 @@ kernel __attribute__((reqd_work_group_size(SDPA_TX, SDPA_TY, 1))) void sdpa_flas
   const int q0 = t.q0;
   const long m_base = (long)(bh / heads) * mask_strides.s0 + (long)(bh % heads) * mask_strides.s1;
 
-  float o[4][4], s[4][4], m[4], l[4];
+  // Row r: logits of query 4ty + r against keys 4tx..4tx+3 (s), its outputs
+  // for features 4tx..4tx+3 (o), running maximum (m) and partial sum (l).
+  float4 s[4], o[4];
+  float m[4], l[4];
   for (int r = 0; r < 4; ++r) {
     m[r] = -INFINITY;
     l[r] = 0.0f;
-    for (int e = 0; e < 4; ++e) o[r][e] = 0.0f;
+    o[r] = (float4)(0.0f);
   }
   // Top-left causal: query i sees keys j <= i; the tile's last query is q_last.
   const int q_last = min(sq, q0 + BQ) - 1;
@@ -155,8 +159,7 @@ kernel __attribute__((reqd_work_group_size(SDPA_TX, SDPA_TY, 1))) void sdpa_flas
   float share[SHARE];
   if (key_end > 0) fetch_qk(&t, 0, 0, tid, share);
   for (int j0 = 0; j0 < key_end; j0 += BK) {
-    for (int r = 0; r < 4; ++r)
-      for (int c = 0; c < 4; ++c) s[r][c] = 0.0f;
+    for (int r = 0; r < 4; ++r) s[r] = (float4)(0.0f);
     for (int d0 = 0; d0 < depth; d0 += KC) {
       barrier(CLK_LOCAL_MEM_FENCE);  // the previous chunk's readers are done
       store_qk(tid, share, (local float*)qv, (local float*)ks);
@@ -167,51 +170,51 @@ kernel __attribute__((reqd_work_group_size(SDPA_TX, SDPA_TY, 1))) void sdpa_flas
       for (int d = 0; d < KC; ++d) {
         const float4 a = qv[d * QS + ty];
         const float4 b = ks[d * KS + tx];
-        s[0][0] += a.x * b.x; s[0][1] += a.x * b.y; s[0][2] += a.x * b.z; s[0][3] += a.x * b.w;
-        s[1][0] += a.y * b.x; s[1][1] += a.y * b.y; s[1][2] += a.y * b.z; s[1][3] += a.y * b.w;
-        s[2][0] += a.z * b.x; s[2][1] += a.z * b.y; s[2][2] += a.z * b.z; s[2][3] += a.z * b.w;
-        s[3][0] += a.w * b.x; s[3][1] += a.w * b.y; s[3][2] += a.w * b.z; s[3][3] += a.w * b.w;
+        s[0] += a.x * b;
+        s[1] += a.y * b;
+        s[2] += a.z * b;
+        s[3] += a.w * b;
       }
     }
 
     // The softmax step: the logits, and each row's maximum over this work-item's four keys.
+    const int4 j = (int4)(j0 + 4 * tx) + (int4)(0, 1, 2, 3);
     for (int r = 0; r < 4; ++r) {
       const int i = q0 + 4 * ty + r;
-      float largest = -INFINITY;
-      for (int c = 0; c < 4; ++c) {
-        const int j = j0 + 4 * tx + c;
-        float x = s[r][c] * scale;
-        if (i >= sq || j >= sk || (causal && j > i)) {
-          x = -INFINITY;
-        } else if (has_mask) {
-          x += sdpa_load(mask, half_io, (ulong)(m_base + i * mask_strides.s2 + j * mask_strides.s3));
+      float4 x = s[r] * scale;
+      if (has_mask && i < sq) {
+        const long row = m_base + i * mask_strides.s2;
+        float mask_values[4];
+        for (int c = 0; c < 4; ++c) {
+          const int jc = j0 + 4 * tx + c;
+          mask_values[c] = jc < sk ? sdpa_load(mask, half_io, (ulong)(row + jc * mask_strides.s3)) : 0.0f;
         }
-        s[r][c] = x;
-        largest = x > largest ? x : largest;  // a NaN logit is no maximum (it still reaches the sums)
+        x += vload4(0, mask_values);
       }
-      red[(4 * ty + r) * SDPA_TX + tx] = largest;
+      // Past the last key, past the last query, and above the diagonal when causal: -Inf.
+      const int4 out_of_reach = j >= sk | (int4)(-(i >= sq)) | (causal ? j > i : (int4)(0));
+      x = select(x, (float4)(-INFINITY), out_of_reach);
+      s[r] = x;
+      red[(4 * ty + r) * SDPA_TX + tx] = sdpa_max(sdpa_max(x.x, x.y), sdpa_max(x.z, x.w));
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int r = 0; r < 4; ++r) {
       float largest = m[r];
-      for (int u = 0; u < SDPA_TX; ++u) {
-        const float x = red[(4 * ty + r) * SDPA_TX + u];
-        largest = x > largest ? x : largest;
-      }
-      // While every key so far is masked the maximum is -Inf; 0 stands in for it.
+      for (int u = 0; u < SDPA_TX; ++u) largest = sdpa_max(largest, red[(4 * ty + r) * SDPA_TX + u]);
+      // While every key so far is masked the maximum is -Inf; 0 stands in for
+      // it. exp(-Inf) = 0 (OpenCL's edge cases): masked keys weigh nothing.
       const float subtrahend = largest == -INFINITY ? 0.0f : largest;
-      const float alpha = sdpa_exp(m[r] - subtrahend);
+      const float alpha = exp(m[r] - subtrahend);
       m[r] = largest;
-      float sum = 0.0f;
-      for (int c = 0; c < 4; ++c) {
-        s[r][c] = sdpa_exp(s[r][c] - subtrahend);
-        sum += s[r][c];
-      }
-      l[r] = l[r] * alpha + sum;
-      for (int e = 0; e < 4; ++e) o[r][e] *= alpha;
+      s[r] = exp(s[r] - subtrahend);
+      l[r] = l[r] * alpha + ((s[r].x + s[r].y) + (s[r].z + s[r].w));
+      o[r] *= alpha;
     }
     // Read after the first barrier of the V chunks.
-    for (int c = 0; c < 4; ++c) ps[(4 * tx + c) * QS + ty] = (float4)(s[0][c], s[1][c], s[2][c], s[3][c]);
+    ps[(4 * tx + 0) * QS + ty] = (float4)(s[0].x, s[1].x, s[2].x, s[3].x);
+    ps[(4 * tx + 1) * QS + ty] = (float4)(s[0].y, s[1].y, s[2].y, s[3].y);
+    ps[(4 * tx + 2) * QS + ty] = (float4)(s[0].z, s[1].z, s[2].z, s[3].z);
+    ps[(4 * tx + 3) * QS + ty] = (float4)(s[0].w, s[1].w, s[2].w, s[3].w);
 
     const int keys = min(BK, key_end - j0);
     for (int jc = 0; jc < keys; jc += VC) {
@@ -224,10 +227,10 @@ kernel __attribute__((reqd_work_group_size(SDPA_TX, SDPA_TY, 1))) void sdpa_flas
       for (int jj = 0; jj < VC; ++jj) {
         const float4 p = ps[(jc + jj) * QS + ty];
         const float4 v = qv[jj * ES + tx];
-        o[0][0] += p.x * v.x; o[0][1] += p.x * v.y; o[0][2] += p.x * v.z; o[0][3] += p.x * v.w;
-        o[1][0] += p.y * v.x; o[1][1] += p.y * v.y; o[1][2] += p.y * v.z; o[1][3] += p.y * v.w;
-        o[2][0] += p.z * v.x; o[2][1] += p.z * v.y; o[2][2] += p.z * v.z; o[2][3] += p.z * v.w;
-        o[3][0] += p.w * v.x; o[3][1] += p.w * v.y; o[3][2] += p.w * v.z; o[3][3] += p.w * v.w;
+        o[0] += p.x * v;
+        o[1] += p.y * v;
+        o[2] += p.z * v;
+        o[3] += p.w * v;
       }
     }
   }
@@ -242,12 +245,13 @@ kernel __attribute__((reqd_work_group_size(SDPA_TX, SDPA_TY, 1))) void sdpa_flas
     float total = 0.0f;
     for (int u = 0; u < SDPA_TX; ++u) total += red[(4 * ty + r) * SDPA_TX + u];
     const ulong row = ((ulong)bh * (ulong)sq + (ulong)i) * (ulong)value_depth;
+    float y[4];
+    vstore4(total == 0.0f ? (float4)(NAN) : o[r] / total, 0, y);  // no key to attend to: NaN
     for (int e = 0; e < 4; ++e) {
       const int ee = t.e0 + 4 * tx + e;
       if (ee >= value_depth) break;
-      const float y = total == 0.0f ? NAN : o[r][e] / total;  // no key to attend to: NaN
-      if (half_io) vstore_half_rte(y, row + ee, (global half*)out);
-      else out[row + ee] = y;
+      if (half_io) vstore_half_rte(y[e], row + ee, (global half*)out);
+      else out[row + ee] = y[e];
     }
   }
 }

@@ -135,11 +135,14 @@ void main() {
   v_base = bh * p.sk * p.value_depth;
   uint m_base = (bh / p.heads) * p.mask_b + (bh % p.heads) * p.mask_h;
 
-  float s[4][4], o[4][4], m[4], l[4];
+  // Row r: logits of query 4ty + r against keys 4tx..4tx+3 (s), its outputs
+  // for features 4tx..4tx+3 (o), running maximum (m) and partial sum (l).
+  vec4 s[4], o[4];
+  float m[4], l[4];
   for (uint r = 0u; r < 4u; ++r) {
     m[r] = kMinusInf;
     l[r] = 0.0;
-    for (uint e = 0u; e < 4u; ++e) o[r][e] = 0.0;
+    o[r] = vec4(0.0);
   }
   // Top-left causal: query i sees keys j <= i; the tile's last query is q_last.
   uint q_last = min(p.sq, q0 + BQ) - 1u;
@@ -147,8 +150,7 @@ void main() {
 
   if (key_end > 0u) fetch_qk(0u, 0u);
   for (uint j0 = 0u; j0 < key_end; j0 += BK) {
-    for (uint r = 0u; r < 4u; ++r)
-      for (uint c = 0u; c < 4u; ++c) s[r][c] = 0.0;
+    for (uint r = 0u; r < 4u; ++r) s[r] = vec4(0.0);
     for (uint d0 = 0u; d0 < p.depth; d0 += KC) {
       barrier();  // the previous chunk's readers are done
       store_qk();
@@ -158,12 +160,7 @@ void main() {
       for (uint d = 0u; d < KC; ++d) {
         vec4 a = qv[d * QS + ty];
         vec4 b = ks[d * KS + tx];
-        for (uint r = 0u; r < 4u; ++r) {
-          s[r][0] += a[r] * b.x;
-          s[r][1] += a[r] * b.y;
-          s[r][2] += a[r] * b.z;
-          s[r][3] += a[r] * b.w;
-        }
+        for (uint r = 0u; r < 4u; ++r) s[r] += a[r] * b;
       }
     }
 
@@ -195,13 +192,9 @@ void main() {
       float subtrahend = largest == kMinusInf ? 0.0 : largest;
       float alpha = exp_or_zero(m[r] - subtrahend);
       m[r] = largest;
-      float sum = 0.0;
-      for (uint c = 0u; c < 4u; ++c) {
-        s[r][c] = exp_or_zero(s[r][c] - subtrahend);
-        sum += s[r][c];
-      }
-      l[r] = l[r] * alpha + sum;
-      for (uint e = 0u; e < 4u; ++e) o[r][e] *= alpha;
+      for (uint c = 0u; c < 4u; ++c) s[r][c] = exp_or_zero(s[r][c] - subtrahend);
+      l[r] = l[r] * alpha + ((s[r].x + s[r].y) + (s[r].z + s[r].w));
+      o[r] *= alpha;
     }
     // Read after the first barrier of the V chunks.
     for (uint c = 0u; c < 4u; ++c) ps[(4u * tx + c) * QS + ty] = vec4(s[0][c], s[1][c], s[2][c], s[3][c]);
@@ -216,12 +209,7 @@ void main() {
       for (uint jj = 0u; jj < VC; ++jj) {
         vec4 w = ps[(jc + jj) * QS + ty];
         vec4 v = qv[jj * ES + tx];
-        for (uint r = 0u; r < 4u; ++r) {
-          o[r][0] += w[r] * v.x;
-          o[r][1] += w[r] * v.y;
-          o[r][2] += w[r] * v.z;
-          o[r][3] += w[r] * v.w;
-        }
+        for (uint r = 0u; r < 4u; ++r) o[r] += w[r] * v;
       }
     }
   }
