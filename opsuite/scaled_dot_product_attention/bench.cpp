@@ -163,22 +163,29 @@ void arguments(benchmark::internal::Benchmark* b) {
 // The device rows: [1, 8, 1024, 64] with the default scale.
 constexpr BenchShape kDeviceShape = {8, 1024, 1024, 64};
 
+// FLOAT_32 or FLOAT_16 (rounded from) `values`.
+HostTensor device_tensor(std::vector<int64_t> shape, const std::vector<float>& values, bool half) {
+  if (!half) return HostTensor::of(OPRIG_DTYPE_FLOAT_32, std::move(shape), values);
+  std::vector<uint16_t> halves(values.size());
+  for (size_t i = 0; i < values.size(); ++i) halves[i] = oprig::float_to_half(values[i]);
+  return HostTensor::of(OPRIG_DTYPE_FLOAT_16, std::move(shape), halves);
+}
+
+// Uniform values in [low, high), the same sequence for every `seed`.
+HostTensor random_tensor(std::vector<int64_t> shape, float low, float high, bool half, uint32_t seed) {
+  std::vector<float> values(static_cast<size_t>(shape[0] * shape[1] * shape[2] * shape[3]));
+  for (float& e : values) {
+    seed = seed * 1664525u + 1013904223u;
+    e = low + (high - low) * static_cast<float>(seed >> 8) / 16777216.0f;
+  }
+  return device_tensor(std::move(shape), values, half);
+}
+
 std::vector<HostTensor> device_inputs(bool half) {
   const BenchShape& s = kDeviceShape;
-  uint32_t state = 7;
-  auto tensor = [&](int64_t rows) {
-    const std::vector<int64_t> shape = {1, s.heads, rows, s.depth};
-    std::vector<float> values(static_cast<size_t>(s.heads * rows * s.depth));
-    for (float& e : values) {
-      state = state * 1664525u + 1013904223u;
-      e = static_cast<float>(state >> 8) / 8388608.0f - 1.0f;
-    }
-    if (!half) return HostTensor::of(OPRIG_DTYPE_FLOAT_32, shape, values);
-    std::vector<uint16_t> halves(values.size());
-    for (size_t i = 0; i < values.size(); ++i) halves[i] = oprig::float_to_half(values[i]);
-    return HostTensor::of(OPRIG_DTYPE_FLOAT_16, shape, halves);
-  };
-  return {tensor(s.query_len), tensor(s.key_len), tensor(s.key_len)};
+  const std::vector<int64_t> shape = {1, s.heads, s.query_len, s.depth};
+  return {random_tensor(shape, -1, 1, half, 7), random_tensor(shape, -1, 1, half, 8),
+          random_tensor(shape, -1, 1, half, 9)};
 }
 
 void device_attention(benchmark::State& state, const char* backend) {
@@ -199,18 +206,8 @@ void BM_ScaledDotProductAttentionVulkan(benchmark::State& state) { device_attent
 oprig::bench::DeviceKernel& unfused_step(const std::string& step, const char* backend, bool half) {
   const BenchShape& s = kDeviceShape;
   const oprig_dtype dtype = half ? OPRIG_DTYPE_FLOAT_16 : OPRIG_DTYPE_FLOAT_32;
-  // Values in [0, 1/S) stand in for the weights P (the timing does not depend on them).
-  auto tensor = [half, dtype](std::vector<int64_t> shape, float low, float high) {
-    std::vector<float> values(static_cast<size_t>(shape[0] * shape[1] * shape[2] * shape[3]));
-    uint32_t state = 11;
-    for (float& e : values) {
-      state = state * 1664525u + 1013904223u;
-      e = low + (high - low) * static_cast<float>(state >> 8) / 16777216.0f;
-    }
-    if (!half) return HostTensor::of(dtype, std::move(shape), values);
-    std::vector<uint16_t> halves(values.size());
-    for (size_t i = 0; i < values.size(); ++i) halves[i] = oprig::float_to_half(values[i]);
-    return HostTensor::of(dtype, std::move(shape), halves);
+  auto tensor = [half](std::vector<int64_t> shape, float low, float high) {
+    return random_tensor(std::move(shape), low, high, half, 11);
   };
   const std::vector<int64_t> qkv = {1, s.heads, s.query_len, s.depth}, logits = {1, s.heads, s.query_len, s.key_len};
   const std::string key = "sdpa_unfused/" + step + (half ? "/f16" : "/f32");
@@ -223,16 +220,11 @@ oprig::bench::DeviceKernel& unfused_step(const std::string& step, const char* ba
     return oprig::bench::device_kernel(
         key, backend, "ElementwiseBinary", ParamList().add_int("operation", 0, OPRIG_DTYPE_UINT_32),  // ADD
         [&] {
-          HostTensor mask = tensor({1, 1, s.query_len, s.key_len}, 0, 0);
-          mask.shape = {s.query_len, s.key_len};
-          const float minus_inf = -std::numeric_limits<float>::infinity();
+          std::vector<float> mask(static_cast<size_t>(s.query_len * s.key_len), 0.0f);
           for (int64_t i = 0; i < s.query_len; ++i)
-            for (int64_t j = i + 1; j < s.key_len; ++j) {
-              const auto at = static_cast<size_t>(i * s.key_len + j);
-              if (half) reinterpret_cast<uint16_t*>(mask.bytes.data())[at] = oprig::float_to_half(minus_inf);
-              else reinterpret_cast<float*>(mask.bytes.data())[at] = minus_inf;
-            }
-          return std::vector<HostTensor>{tensor(logits, -8, 8), mask};
+            for (int64_t j = i + 1; j < s.key_len; ++j)
+              mask[static_cast<size_t>(i * s.key_len + j)] = -std::numeric_limits<float>::infinity();
+          return std::vector<HostTensor>{tensor(logits, -8, 8), device_tensor({s.query_len, s.key_len}, mask, half)};
         },
         out);
   if (step == "softmax")
@@ -240,7 +232,8 @@ oprig::bench::DeviceKernel& unfused_step(const std::string& step, const char* ba
         key, backend, "Softmax",
         ParamList().add_int("axis", -1).add_float("beta", 1.0f / std::sqrt(static_cast<float>(s.depth))),
         [&] { return std::vector<HostTensor>{tensor(logits, -8, 8)}; }, out);
-  return oprig::bench::device_kernel(  // "pv"
+  // "pv": values in [0, 1/S) stand in for the weights P (the timing does not depend on them).
+  return oprig::bench::device_kernel(
       key, backend, "MatMul", ParamList(),
       [&] { return std::vector<HostTensor>{tensor(logits, 0, 1.0f / static_cast<float>(s.key_len)), tensor(qkv, -1, 1)}; },
       out);
