@@ -1,7 +1,7 @@
 #version 450
 // ScaledDotProductAttention, vulkan: the fused flash-attention kernel of
 // opencl.cl (read its header for the tiling, the pipeline of staged chunks
-// and the online softmax), in GLSL. FLOAT_32 or FLOAT_16 (p.half_io): every
+// and the online softmax), in GLSL. FLOAT_32 or FLOAT_16 (spec constant 3): every
 // tensor is bound as 32-bit words, fp16 two to a word (fp16_bits.glsl: exact
 // widening, the host's rounding), computed in fp32. The workgroup is TX x TY
 // (spec constants 1 and 2: 16 x 8, or 8 x 8 where the device has less room);
@@ -19,6 +19,9 @@
 // denormal (fp16 inputs widen to normal fp32).
 
 layout(local_size_x_id = 1, local_size_y_id = 2) in;
+// One pipeline per type: lavapipe compiles a shader with both load paths inlined at every
+// fetch several times slower.
+layout(constant_id = 3) const bool kHalf = false;
 
 layout(std430, set = 0, binding = 0) buffer Out { uint out_words[]; };
 layout(std430, set = 0, binding = 1) readonly buffer Query { uint query_words[]; };
@@ -31,7 +34,7 @@ layout(push_constant) uniform Params {
   uint sq, sk;              // query and key lengths
   uint depth, value_depth;  // D, Dv
   float scale;
-  uint half_io, causal, has_mask;
+  uint causal, has_mask;
   uint mask_b, mask_h, mask_i, mask_j;  // the mask's element strides (0 where it repeats)
 } p;
 
@@ -63,10 +66,10 @@ shared float red[BQ * TX];
 #define kMinusInf uintBitsToFloat(0xff800000u)
 #define kNaN uintBitsToFloat(0x7fc00000u)
 
-float load_query(uint i) { return OPRIG_LOAD_F(query_words, i, p.half_io != 0u); }
-float load_key(uint i) { return OPRIG_LOAD_F(key_words, i, p.half_io != 0u); }
-float load_value(uint i) { return OPRIG_LOAD_F(value_words, i, p.half_io != 0u); }
-float load_mask(uint i) { return OPRIG_LOAD_F(mask_words, i, p.half_io != 0u); }
+float load_query(uint i) { return OPRIG_LOAD_F(query_words, i, kHalf); }
+float load_key(uint i) { return OPRIG_LOAD_F(key_words, i, kHalf); }
+float load_value(uint i) { return OPRIG_LOAD_F(value_words, i, kHalf); }
+float load_mask(uint i) { return OPRIG_LOAD_F(mask_words, i, kHalf); }
 
 float exp_or_zero(float x) { return x == kMinusInf ? 0.0 : exp(x); }
 
@@ -228,7 +231,7 @@ void main() {
     uint last = row + min(e0 + 4u * tx + 4u, p.value_depth) - 1u;
     float y[4];
     for (uint e = 0u; e < 4u; ++e) y[e] = total == 0.0 ? kNaN : o[r][e] / total;  // no key to attend to: NaN
-    if (p.half_io == 0u) {
+    if (!kHalf) {
       for (uint n = first; n <= last; ++n) out_words[n] = floatBitsToUint(y[n - first]);
       continue;
     }

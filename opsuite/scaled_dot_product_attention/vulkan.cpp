@@ -30,7 +30,7 @@ struct PushConstants {
   uint32_t sq, sk;
   uint32_t depth, value_depth;
   float scale;
-  uint32_t half_io, causal, has_mask;
+  uint32_t causal, has_mask;
   uint32_t mask_strides[4];
 };
 
@@ -95,7 +95,7 @@ oprig_status create(const oprig_backend_context* ctx, const oprig_param* params,
 }
 
 VkPipeline pipeline_of(AttentionVulkan& k) {
-  const std::array<uint32_t, 2> constants = {k.tx, k.ty};  // local_size_x, local_size_y
+  const std::array<uint32_t, 3> constants = {k.tx, k.ty, k.shape.half ? 1u : 0u};  // local_size_x, _y, kHalf
   return k.pipelines.pipeline(k.module, constants);
 }
 
@@ -137,7 +137,6 @@ oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   push.depth = static_cast<uint32_t>(p.depth);
   push.value_depth = static_cast<uint32_t>(p.value_depth);
   push.scale = p.scale;
-  push.half_io = p.half ? 1 : 0;
   push.causal = p.causal ? 1 : 0;
   push.has_mask = k->has_mask ? 1 : 0;
   for (int axis = 0; axis < 4; ++axis) push.mask_strides[axis] = static_cast<uint32_t>(p.mask_strides[axis]);
