@@ -60,9 +60,6 @@ inline float sdpa_load(global const float* base, const int half_io, const ulong 
   return half_io ? vload_half(i, (global const half*)base) : base[i];
 }
 
-// The larger; a NaN is no maximum (it still reaches the sums through exp).
-inline float sdpa_max(const float a, const float b) { return b > a ? b : a; }
-
 typedef struct {
   global const float *query, *key, *value;
   int half_io, sq, sk, depth, value_depth;
@@ -195,12 +192,13 @@ kernel __attribute__((reqd_work_group_size(SDPA_TX, SDPA_TY, 1))) void sdpa_flas
       const int4 out_of_reach = j >= sk | (int4)(-(i >= sq)) | (causal ? j > i : (int4)(0));
       x = select(x, (float4)(-INFINITY), out_of_reach);
       s[r] = x;
-      red[(4 * ty + r) * SDPA_TX + tx] = sdpa_max(sdpa_max(x.x, x.y), sdpa_max(x.z, x.w));
+      // fmax passes over a NaN logit (which still reaches the sums through exp).
+      red[(4 * ty + r) * SDPA_TX + tx] = fmax(fmax(x.x, x.y), fmax(x.z, x.w));
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int r = 0; r < 4; ++r) {
       float largest = m[r];
-      for (int u = 0; u < SDPA_TX; ++u) largest = sdpa_max(largest, red[(4 * ty + r) * SDPA_TX + u]);
+      for (int u = 0; u < SDPA_TX; ++u) largest = fmax(largest, red[(4 * ty + r) * SDPA_TX + u]);
       // While every key so far is masked the maximum is -Inf; 0 stands in for
       // it. exp(-Inf) = 0 (OpenCL's edge cases): masked keys weigh nothing.
       const float subtrahend = largest == -INFINITY ? 0.0f : largest;
