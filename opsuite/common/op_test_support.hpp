@@ -1,25 +1,22 @@
 // For the unit tests of the ops (<op>/*_test.cpp in oprig_opsuite_test;
-// used by conv2d/ and depthwise_conv2d/): one execute of an op through the
-// package ABI on any backend, test data (small integers, whose fp32 sums are
-// exact in any order, or values in [-1, 1]; fp16 conversions), and a fixture
-// for tests run on each device backend by name, which skips where the
-// backend is absent (a build or machine without it). A device backend is
-// made once per process: a fresh one is a fresh context, and would build
-// every program again.
+// used by conv2d/ and depthwise_conv2d/), beside test_device.hpp: one
+// execute of an op of any number of inputs through the package ABI on any
+// backend, test data (small integers, whose fp32 sums are exact in any
+// order, or values in [-1, 1]; fp16 conversions), and a fixture for tests
+// run on each device backend by name (test_device(): one backend per
+// process), which skips where the backend is absent.
 #pragma once
 
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <map>
-#include <memory>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "common/test_device.hpp"
 #include "core/half.hpp"
-#include "registry.hpp"
 #include "runner/kernel_session.hpp"
 
 namespace oprig::harness::op_test {
@@ -82,15 +79,9 @@ inline std::vector<float> floats_of_f16(const HostTensor& t) {
 class DeviceTest : public ::testing::TestWithParam<const char*> {
  protected:
   void SetUp() override {
-    struct Made {
-      std::unique_ptr<Backend> backend;
-      std::string why;
-    };
-    static std::map<std::string, Made> made;
-    auto [it, fresh] = made.try_emplace(GetParam());
-    if (fresh) it->second.backend = create_backend(GetParam(), &it->second.why);
-    backend_ = it->second.backend.get();
-    if (backend_ == nullptr) GTEST_SKIP() << GetParam() << " backend unavailable: " << it->second.why;
+    TestDevice& device = test_device(GetParam());
+    backend_ = device.backend.get();
+    if (!device.present()) GTEST_SKIP() << GetParam() << " backend unavailable: " << device.why;
   }
   Backend& backend() { return *backend_; }
 
