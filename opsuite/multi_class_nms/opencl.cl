@@ -115,24 +115,20 @@ inline nms_corners nms_load_global_corners(global const double* at) {
 inline void nms_step_local(local ulong* a, uint base, uint pairs, uint k, uint j) {
   for (uint p = get_local_id(0); p < pairs; p += get_local_size(0)) {
     const uint i = ((p & ~(j - 1u)) << 1) | (p & (j - 1u)), l = i + j;
-    const ulong x = a[i], y = a[l];
-    const bool descending = ((base + i) & k) == 0u;
-    if (descending ? x < y : x > y) {
-      a[i] = y;
-      a[l] = x;
-    }
+    const ulong x = a[i], y = a[l], high = max(x, y), low = min(x, y);
+    const bool descending = ((base + i) & k) == 0u;  // branch-free: CPU drivers vectorise across work-items
+    a[i] = descending ? high : low;
+    a[l] = descending ? low : high;
   }
 }
 
 inline void nms_step_global(global ulong* a, uint pairs, uint k, uint j) {
   for (uint p = get_local_id(0); p < pairs; p += get_local_size(0)) {
     const uint i = ((p & ~(j - 1u)) << 1) | (p & (j - 1u)), l = i + j;
-    const ulong x = a[i], y = a[l];
+    const ulong x = a[i], y = a[l], high = max(x, y), low = min(x, y);
     const bool descending = (i & k) == 0u;
-    if (descending ? x < y : x > y) {
-      a[i] = y;
-      a[l] = x;
-    }
+    a[i] = descending ? high : low;
+    a[l] = descending ? low : high;
   }
 }
 
@@ -193,14 +189,15 @@ kernel void nms_sort(global const nms_elem* scores, global ulong* keys, global u
 
 // kept: per task `limit` pairs (box, score key) in the order kept; kept_count
 // per task; kept_corners: per task `limit` x 5 doubles. Local: corners (5
-// doubles), box, score key and flag per work-item; the chunk's bitmask (a row
-// of group/32 words per work-item) and the walk's removed set (group/32
-// words). The group size is a power of two >= 32.
+// doubles), box and score key per work-item; the chunk's bitmask (a row of
+// group/32 words per work-item), the rows out of the running (a bit per
+// work-item: suppressed by a kept box, or past the chunk) and the walk's
+// removed set (group/32 words each). The group size is a power of two >= 32.
 kernel void nms_suppress(global const nms_elem* boxes, global const ulong* keys, global const uint* candidates,
                          global uint* kept, global uint* kept_count, global double* kept_corners, uint n,
                          uint classes, uint segment, uint limit, uint center_size, double iou_threshold,
-                         local double* corners, local uint* chunk_box, local uint* chunk_key, local uint* flags,
-                         local uint* mask, local uint* removed) {
+                         local double* corners, local uint* chunk_box, local uint* chunk_key, local uint* mask,
+                         local uint* out_of_running, local uint* removed) {
   local uint kept_so_far;
   const uint task = get_group_id(0), lane = get_local_id(0), group = get_local_size(0), words = group / 32u;
   const ulong first_box = (ulong)(task / classes) * n;
@@ -208,13 +205,22 @@ kernel void nms_suppress(global const nms_elem* boxes, global const ulong* keys,
   global const ulong* a = keys + (ulong)task * segment;
   global uint* out = kept + (ulong)task * limit * 2u;
   global double* out_corners = kept_corners + (ulong)task * limit * 5u;
-  if (lane == 0u) kept_so_far = 0u;
+  // The chunk: about as many candidates as should give the boxes still
+  // wanted, at the last chunk's rate of candidates the kept boxes left in the
+  // running (at first all), in whole mask words: the bitmask costs len^2 / 2
+  // tests, wasted past the limit, and each chunk a walk and three barriers.
+  local uint chunk;
+  if (lane == 0u) {
+    kept_so_far = 0u;
+    chunk = min(group, max(32u, (min(limit, group) + 31u) & ~31u));
+  }
+  if (lane < words) out_of_running[lane] = 0u;
   barrier(CLK_LOCAL_MEM_FENCE);
-  for (uint base = 0; base < m; base += group) {
+  for (uint base = 0; base < m;) {
     const uint total = kept_so_far;
     if (total >= limit) break;  // the same value for the whole group
-    const uint len = min(group, m - base);
-    uint flag = 1u;
+    const uint len = min(chunk, m - base), used_words = (len + 31u) / 32u;
+    bool out_of_it = true;
     if (lane < len) {
       const ulong key = a[base + lane];
       const uint box = ~(uint)key;
@@ -224,46 +230,59 @@ kernel void nms_suppress(global const nms_elem* boxes, global const ulong* keys,
       chunk_key[lane] = (uint)(key >> 32);
       // A box without area is never suppressed; one the kept boxes suppress
       // neither keeps nor suppresses.
-      flag = 0u;
+      out_of_it = false;
       if (me.area > 0)
-        for (uint j = 0; j < total; ++j)
-          if (nms_suppresses(nms_load_global_corners(out_corners + 5u * j), me, iou_threshold)) {
-            flag = 1u;
-            break;
-          }
+        for (uint j = 0; j < total && !out_of_it; ++j)
+          out_of_it = nms_suppresses(nms_load_global_corners(out_corners + 5u * j), me, iou_threshold);
     }
-    flags[lane] = flag;
+    if (out_of_it) atomic_or(out_of_running + lane / 32u, 1u << (lane % 32u));  // order-free
     barrier(CLK_LOCAL_MEM_FENCE);
     // Word w of row r: the candidates 32w .. 32w+31 after r that r suppresses.
-    for (uint t = lane; t < len * words; t += group) {
-      const uint r = t / words, w = t % words;
+    for (uint t = lane; t < len * used_words; t += group) {
+      const uint r = t / used_words, w = t % used_words;
       uint bits = 0u;
-      if (flags[r] == 0u && 32u * w + 31u > r) {
+      if (((out_of_running[r / 32u] >> (r % 32u)) & 1u) == 0u && 32u * w + 31u > r) {
         const nms_corners kept_box = nms_load_corners(corners + 5u * r);
+        const uint live = ~out_of_running[w];
         for (uint q = 0; q < 32u; ++q) {
           const uint col = 32u * w + q;
-          if (col > r && col < len && flags[col] == 0u &&
+          if (col > r && ((live >> q) & 1u) != 0u &&
               nms_suppresses(kept_box, nms_load_corners(corners + 5u * col), iou_threshold))
             bits |= 1u << q;
         }
       }
-      mask[t] = bits;
+      mask[r * words + w] = bits;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
+    // The walk, over the rows still in the running only: the lowest live bit
+    // is kept, its row's bits leave the running.
     if (lane == 0u) {
-      for (uint w = 0; w < words; ++w) removed[w] = 0u;
+      uint running = 0u;
+      for (uint w = 0; w < used_words; ++w) {
+        removed[w] = out_of_running[w];
+        running += popcount(~removed[w]);
+      }
+      for (uint w = 0; w < words; ++w) out_of_running[w] = 0u;  // for the next chunk
       uint count = total;
-      for (uint r = 0; r < len && count < limit; ++r) {
-        if (flags[r] != 0u || ((removed[r / 32u] >> (r % 32u)) & 1u) != 0u) continue;
-        out[2u * count] = chunk_box[r];
-        out[2u * count + 1u] = chunk_key[r];
-        for (uint e = 0; e < 5u; ++e) out_corners[5u * count + e] = corners[5u * r + e];
-        for (uint w = r / 32u; w < words; ++w) removed[w] |= mask[r * words + w];
-        ++count;
+      for (uint w = 0; w < used_words && count < limit; ++w) {
+        uint live = ~removed[w];
+        while (live != 0u && count < limit) {
+          const uint q = 31u - clz(live & (0u - live)), r = 32u * w + q;
+          out[2u * count] = chunk_box[r];
+          out[2u * count + 1u] = chunk_key[r];
+          for (uint e = 0; e < 5u; ++e) out_corners[5u * count + e] = corners[5u * r + e];
+          ++count;
+          live &= ~(mask[r * words + w] | (1u << q));
+          for (uint v = w + 1u; v < used_words; ++v) removed[v] |= mask[r * words + v];
+        }
       }
       kept_so_far = count;
+      const uint need = limit - count;
+      const uint want = running == 0u || need >= group ? group : (need * len + running - 1u) / running;
+      chunk = min(group, max(32u, (want + 31u) & ~31u));
     }
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+    base += len;
   }
   if (lane == 0u) kept_count[task] = kept_so_far;
 }

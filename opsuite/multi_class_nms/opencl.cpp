@@ -161,10 +161,10 @@ oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   k->sort_block = std::min(floor_pow2(static_cast<size_t>(k->local_bytes / 2 / sizeof(cl_ulong))), kSortBlock);
   if (k->forced_group != 0) k->sort_block = std::min(k->sort_block, 2 * k->forced_group);
   k->merge_group = group_for(*k, kernels.merge, kGroup, 1);
-  // The suppression's local memory: per work-item 5 doubles, 3 words and a
-  // bitmask row of group/32 words, and the walk's group/32 words.
+  // The suppression's local memory: per work-item 5 doubles, 2 words and a
+  // bitmask row of group/32 words, and twice group/32 words.
   k->suppress_group = group_for(*k, kernels.suppress, kGroup, 32);
-  auto suppress_bytes = [](size_t group) { return group * (5 * 8 + 3 * 4 + group / 8) + group / 8; };
+  auto suppress_bytes = [](size_t group) { return group * (5 * 8 + 2 * 4 + group / 8) + group / 4; };
   while (k->suppress_group > 32 && suppress_bytes(k->suppress_group) > k->local_bytes) k->suppress_group /= 2;
   if (k->sort_group == 0 || k->sort_block < 2 || k->merge_group == 0 || k->suppress_group < 32 ||
       suppress_bytes(k->suppress_group) > k->local_bytes)
@@ -239,8 +239,8 @@ oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
         !set_local_arg(kernels.suppress, 12, group * 5 * sizeof(cl_double)) ||
         !set_local_arg(kernels.suppress, 13, group * sizeof(cl_uint)) ||
         !set_local_arg(kernels.suppress, 14, group * sizeof(cl_uint)) ||
-        !set_local_arg(kernels.suppress, 15, group * sizeof(cl_uint)) ||
-        !set_local_arg(kernels.suppress, 16, group * words * sizeof(cl_uint)) ||
+        !set_local_arg(kernels.suppress, 15, group * words * sizeof(cl_uint)) ||
+        !set_local_arg(kernels.suppress, 16, words * sizeof(cl_uint)) ||
         !set_local_arg(kernels.suppress, 17, words * sizeof(cl_uint)))
       return OPRIG_STATUS_BACKEND_ERROR;
     const size_t suppress_global = tasks * group;

@@ -149,7 +149,7 @@ oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   uint32_t group = floor_pow2(std::min(kGroup, k->max_invocations));
   if (k->forced_group != 0) group = std::min(group, k->forced_group);
   const uint64_t shared = k->sort.max_shared_bytes();
-  auto suppress_bytes = [](uint64_t n) { return n * (5 * 8 + 3 * 4 + n / 8) + n / 8 + 4; };
+  auto suppress_bytes = [](uint64_t n) { return n * (5 * 8 + 2 * 4 + n / 8) + n / 4 + 4; };
   while (group > 32 && suppress_bytes(group) > shared) group /= 2;
   uint32_t block = std::min<uint32_t>(kSortBlock, floor_pow2(static_cast<uint32_t>(std::max<uint64_t>(shared, 16) / 8 - 1)));
   if (k->forced_group != 0) block = std::min(block, 2 * k->forced_group);

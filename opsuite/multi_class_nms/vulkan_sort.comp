@@ -31,11 +31,9 @@ void step_shared(uint base, uint pairs, uint k, uint j) {
   for (uint q = gl_LocalInvocationID.x; q < pairs; q += gl_WorkGroupSize.x) {
     uint i = ((q & ~(j - 1u)) << 1) | (q & (j - 1u)), l = i + j;
     uvec2 x = block[i], y = block[l];
-    bool descending = ((base + i) & k) == 0u;
-    if (descending ? nms_less(x, y) : nms_less(y, x)) {
-      block[i] = y;
-      block[l] = x;
-    }
+    bool descending = ((base + i) & k) == 0u, swap = descending == nms_less(x, y);  // branch-free
+    block[i] = swap ? y : x;
+    block[l] = swap ? x : y;
   }
 }
 
@@ -43,11 +41,9 @@ void step_buffer(uint first, uint pairs, uint k, uint j) {
   for (uint q = gl_LocalInvocationID.x; q < pairs; q += gl_WorkGroupSize.x) {
     uint i = ((q & ~(j - 1u)) << 1) | (q & (j - 1u)), l = i + j;
     uvec2 x = keys[first + i], y = keys[first + l];
-    bool descending = (i & k) == 0u;
-    if (descending ? nms_less(x, y) : nms_less(y, x)) {
-      keys[first + i] = y;
-      keys[first + l] = x;
-    }
+    bool descending = (i & k) == 0u, swap = descending == nms_less(x, y);
+    keys[first + i] = swap ? y : x;
+    keys[first + l] = swap ? x : y;
   }
 }
 

@@ -30,10 +30,12 @@ const uint GROUP = gl_WorkGroupSize.x;
 const uint WORDS = gl_WorkGroupSize.x / 32u;
 
 shared double corners[GROUP * 5u];
-shared uint chunk_box[GROUP], chunk_key[GROUP], flags[GROUP];
+shared uint chunk_box[GROUP], chunk_key[GROUP];
 shared uint mask[GROUP * WORDS];
-shared uint removed[WORDS];
-shared uint kept_so_far;
+// Rows out of the running (suppressed by a kept box, or past the chunk), a
+// bit each; the walk's removed set.
+shared uint out_of_running[WORDS], removed[WORDS];
+shared uint kept_so_far, chunk;
 
 Corners shared_corners(uint r) {
   return Corners(corners[5u * r], corners[5u * r + 1u], corners[5u * r + 2u], corners[5u * r + 3u],
@@ -47,13 +49,21 @@ void main() {
   uint first_box = (task / p.classes) * p.n;
   uint m = candidates[task];
   uint first_key = task * p.segment, first_kept = task * p.limit;
-  if (lane == 0u) kept_so_far = 0u;
+  // The chunk: about as many candidates as should give the boxes still
+  // wanted, at the last chunk's rate of candidates the kept boxes left in the
+  // running (at first all), in whole mask words: the bitmask costs len^2 / 2
+  // tests, wasted past the limit, and each chunk a walk and three barriers.
+  if (lane == 0u) {
+    kept_so_far = 0u;
+    chunk = min(GROUP, max(32u, (min(p.limit, GROUP) + 31u) & ~31u));
+  }
+  if (lane < WORDS) out_of_running[lane] = 0u;
   barrier();
-  for (uint base = 0u; base < m; base += GROUP) {
+  for (uint base = 0u; base < m;) {
     uint total = kept_so_far;
     if (total >= p.limit) break;  // the same value for the whole group
-    uint len = min(GROUP, m - base);
-    uint flag = 1u;
+    uint len = min(chunk, m - base), used_words = (len + 31u) / 32u;
+    bool out_of_it = true;
     if (lane < len) {
       uvec2 key = keys[first_key + base + lane];
       uint box = ~key.y, at = 4u * (first_box + box);
@@ -68,50 +78,62 @@ void main() {
       chunk_key[lane] = key.x;
       // A box without area is never suppressed; one the kept boxes suppress
       // neither keeps nor suppresses.
-      flag = 0u;
+      out_of_it = false;
       if (me.area > 0.0LF)
-        for (uint j = 0u; j < total; ++j) {
+        for (uint j = 0u; j < total && !out_of_it; ++j) {
           uint at_kept = 5u * (first_kept + j);
           Corners k = Corners(kept_corners[at_kept], kept_corners[at_kept + 1u], kept_corners[at_kept + 2u],
                               kept_corners[at_kept + 3u], kept_corners[at_kept + 4u]);
-          if (nms_suppresses(k, me, p.iou_threshold, p.half_ulp)) {
-            flag = 1u;
-            break;
-          }
+          out_of_it = nms_suppresses(k, me, p.iou_threshold, p.half_ulp);
         }
     }
-    flags[lane] = flag;
+    if (out_of_it) atomicOr(out_of_running[lane / 32u], 1u << (lane % 32u));  // order-free
     barrier();
     // Word w of row r: the candidates 32w .. 32w+31 after r that r suppresses.
-    for (uint t = lane; t < len * WORDS; t += GROUP) {
-      uint r = t / WORDS, w = t % WORDS, bits = 0u;
-      if (flags[r] == 0u && 32u * w + 31u > r) {
+    for (uint t = lane; t < len * used_words; t += GROUP) {
+      uint r = t / used_words, w = t % used_words, bits = 0u;
+      if (((out_of_running[r / 32u] >> (r % 32u)) & 1u) == 0u && 32u * w + 31u > r) {
         Corners a = shared_corners(r);
+        uint live = ~out_of_running[w];
         for (uint q = 0u; q < 32u; ++q) {
           uint col = 32u * w + q;
-          if (col > r && col < len && flags[col] == 0u &&
-              nms_suppresses(a, shared_corners(col), p.iou_threshold, p.half_ulp))
+          if (col > r && ((live >> q) & 1u) != 0u && nms_suppresses(a, shared_corners(col), p.iou_threshold, p.half_ulp))
             bits |= 1u << q;
         }
       }
-      mask[t] = bits;
+      mask[r * WORDS + w] = bits;
     }
     barrier();
+    // The walk, over the rows still in the running only: the lowest live bit
+    // is kept, its row's bits leave the running.
     if (lane == 0u) {
-      for (uint w = 0u; w < WORDS; ++w) removed[w] = 0u;
+      uint running = 0u;
+      for (uint w = 0u; w < used_words; ++w) {
+        removed[w] = out_of_running[w];
+        running += uint(bitCount(~removed[w]));
+      }
+      for (uint w = 0u; w < WORDS; ++w) out_of_running[w] = 0u;  // for the next chunk
       uint count = total;
-      for (uint r = 0u; r < len && count < p.limit; ++r) {
-        if (flags[r] != 0u || ((removed[r / 32u] >> (r % 32u)) & 1u) != 0u) continue;
-        kept[2u * (first_kept + count)] = chunk_box[r];
-        kept[2u * (first_kept + count) + 1u] = chunk_key[r];
-        for (uint e = 0u; e < 5u; ++e) kept_corners[5u * (first_kept + count) + e] = corners[5u * r + e];
-        for (uint w = r / 32u; w < WORDS; ++w) removed[w] |= mask[r * WORDS + w];
-        ++count;
+      for (uint w = 0u; w < used_words && count < p.limit; ++w) {
+        uint live = ~removed[w];
+        while (live != 0u && count < p.limit) {
+          uint q = uint(findLSB(live)), r = 32u * w + q;
+          kept[2u * (first_kept + count)] = chunk_box[r];
+          kept[2u * (first_kept + count) + 1u] = chunk_key[r];
+          for (uint e = 0u; e < 5u; ++e) kept_corners[5u * (first_kept + count) + e] = corners[5u * r + e];
+          ++count;
+          live &= ~(mask[r * WORDS + w] | (1u << q));
+          for (uint v = w + 1u; v < used_words; ++v) removed[v] |= mask[r * WORDS + v];
+        }
       }
       kept_so_far = count;
+      uint need = p.limit - count;
+      uint want = running == 0u || need >= GROUP ? GROUP : (need * len + running - 1u) / running;
+      chunk = min(GROUP, max(32u, (want + 31u) & ~31u));
     }
     memoryBarrierBuffer();
     barrier();
+    base += len;
   }
   if (lane == 0u) kept[2u * p.tasks * p.limit + task] = kept_so_far;
 }
