@@ -1,0 +1,58 @@
+// A Vulkan device as the slice kernels (Softmax, LayerNorm, RMSNorm) see it
+// (common/slice_layout.hpp): whether subgroup shuffles work in compute
+// shaders (then the ops' vulkan_subgroup.comp reduces a slice's invocations
+// by butterflies, team_reduce.glsl), the subgroup size, the workgroup limits
+// and the registers each invocation caches (spec constant kCache), by device
+// type. Chosen on lavapipe (CPU: 8-wide subgroups, so a 1024-element row is
+// one workgroup of subgroups) and for GPUs from their usual shape.
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+
+#include "common/slice_layout.hpp"
+#include "oprig/oprig_package.h"
+
+namespace oprig::opsuite {
+
+struct VulkanSliceDevice {
+  SliceDevice slices;
+  bool subgroup_shuffle = false;  // use the ops' vulkan_subgroup.comp
+};
+
+inline VulkanSliceDevice vulkan_slice_device(const oprig_backend_context& ctx, uint32_t bytes_per_invocation) {
+  VulkanSliceDevice d;
+  VkPhysicalDevice physical = static_cast<VkPhysicalDevice>(ctx.vk_physical_device);
+  VkPhysicalDeviceProperties properties;
+  vkGetPhysicalDeviceProperties(physical, &properties);
+  uint32_t subgroup_size = 1;
+  if (properties.apiVersion >= VK_API_VERSION_1_1) {
+    VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+    VkPhysicalDeviceProperties2 properties2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+    properties2.pNext = &subgroup;
+    vkGetPhysicalDeviceProperties2(physical, &properties2);
+    const VkSubgroupFeatureFlags needed = VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_SHUFFLE_BIT;
+    d.subgroup_shuffle = (subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) != 0 &&
+                         (subgroup.supportedOperations & needed) == needed && subgroup.subgroupSize >= 1 &&
+                         std::has_single_bit(subgroup.subgroupSize);
+    subgroup_size = std::max<uint32_t>(1, subgroup.subgroupSize);
+  }
+  const VkPhysicalDeviceLimits& limits = properties.limits;
+  uint32_t max_group = std::min({limits.maxComputeWorkGroupSize[0], limits.maxComputeWorkGroupInvocations, 1024u,
+                                 limits.maxComputeSharedMemorySize / std::max<uint32_t>(1, bytes_per_invocation)});
+  max_group = std::bit_floor(std::max<uint32_t>(1, max_group));
+  SliceDevice& s = d.slices;
+  s.max_group = max_group;
+  s.preferred_group = std::min<uint32_t>(max_group, 256);
+  s.cache = 8;
+  s.max_members = max_group;
+  // The butterflies number invocations by subgroup: a workgroup of whole subgroups.
+  if (d.subgroup_shuffle && subgroup_size > max_group) d.subgroup_shuffle = false;
+  if (d.subgroup_shuffle) s.min_group = subgroup_size;
+  return d;
+}
+
+}  // namespace oprig::opsuite
