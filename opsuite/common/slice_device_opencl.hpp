@@ -1,9 +1,7 @@
 // An OpenCL device as the slice kernels (Softmax, LayerNorm, RMSNorm) see
-// it (common/slice_layout.hpp): the registers each work-item caches (the
-// programs' OPRIG_CACHE) and the group sizes, by device type, in the spirit
-// of CLBlast's per-device parameter tables. Measured on PoCL (CPU) and
-// chosen for GPUs from their usual shape (warps of 32, 256-wide groups; a
-// 1024-element row is 128 work-items x 8 registers).
+// it (common/slice_layout.hpp): vector width, registers per work-item and
+// group size by device type, in the spirit of CLBlast's per-device parameter
+// tables; the group limit from the kernel.
 #pragma once
 
 #include <CL/cl.h>
@@ -24,20 +22,34 @@ inline bool opencl_device_is_cpu(cl_device_id device) {
          (type & CL_DEVICE_TYPE_CPU) != 0;
 }
 
-// The units each work-item keeps in registers: the program's build option.
-inline uint32_t opencl_slice_cache(cl_device_id device) { return opencl_device_is_cpu(device) ? 8u : 8u; }
+// The program's build options: OPRIG_VEC, the elements of a vector unit
+// (common/opencl/slice_vector.cl), and OPRIG_CACHE, the units each
+// work-item keeps in registers. CPUs (PoCL): 8-wide vectors (one AVX
+// register), 8 per work-item, 16 work-items to a group (a 1024-element row
+// is one group; measured fastest of 16..256). GPUs: 4-wide vectors (16-byte
+// loads), 4 per work-item (a 1024-element row is 64 work-items), groups of 256.
+struct OpenClSliceTuning {
+  uint32_t vector = 4, cache = 4, preferred_group = 256;
+};
+
+inline OpenClSliceTuning opencl_slice_tuning(cl_device_id device) {
+  if (opencl_device_is_cpu(device)) return {8, 16, 32};
+  return {};
+}
 
 inline std::string opencl_slice_options(cl_device_id device) {
-  return "-cl-std=CL1.2 -D OPRIG_CACHE=" + std::to_string(opencl_slice_cache(device));
+  const OpenClSliceTuning t = opencl_slice_tuning(device);
+  return "-cl-std=CL1.2 -D OPRIG_VEC=" + std::to_string(t.vector) + " -D OPRIG_CACHE=" + std::to_string(t.cache);
 }
 
 // `kernel` bounds the group size (its registers and local memory).
 inline SliceDevice opencl_slice_device(cl_device_id device, cl_kernel kernel) {
+  const OpenClSliceTuning t = opencl_slice_tuning(device);
   SliceDevice d;
   const size_t limit = std::clamp<size_t>(max_work_group_size(kernel, device), 1, 1024);
   d.max_group = std::bit_floor(static_cast<uint32_t>(limit));
-  d.preferred_group = std::min<uint32_t>(d.max_group, 256);
-  d.cache = opencl_slice_cache(device);
+  d.preferred_group = std::min(d.max_group, t.preferred_group);
+  d.cache = t.cache;
   d.max_members = d.max_group;
   return d;
 }

@@ -47,11 +47,20 @@ inline VulkanSliceDevice vulkan_slice_device(const oprig_backend_context& ctx, u
   SliceDevice& s = d.slices;
   s.max_group = max_group;
   s.preferred_group = std::min<uint32_t>(max_group, 256);
-  s.cache = 8;
   s.max_members = max_group;
+  s.cache = 16;  // GPUs: a 1024-element row is 64 invocations (two warps) holding 16 each
   // The butterflies number invocations by subgroup: a workgroup of whole subgroups.
   if (d.subgroup_shuffle && subgroup_size > max_group) d.subgroup_shuffle = false;
   if (d.subgroup_shuffle) s.min_group = subgroup_size;
+  // CPU devices (lavapipe): a slice gets at most one subgroup, so no
+  // reduction waits at a barrier (lavapipe runs a workgroup's subgroups
+  // one after another and switches between them at every barrier: a
+  // 128-invocation team took three times as long); longer slices are read
+  // again in each pass, from the core's cache.
+  if (properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU && d.subgroup_shuffle) {
+    s.max_members = subgroup_size;
+    s.cache = 8;
+  }
   return d;
 }
 

@@ -1,8 +1,9 @@
 // Softmax on the opencl backend: host side of opencl.cl. create() takes the
-// shared program for the host's context and makes this instance's two
-// kernels (fp32, fp16); prepare() sees the input as [outer, length, inner]
-// and lays the slices on work-groups (common/slice_layout.hpp); execute()
-// enqueues one NDRange without waiting.
+// shared program for the host's context and makes this instance's kernels
+// (rows and columns, fp32 and fp16); prepare() sees the input as
+// [outer, length, inner], picks rows (inner 1) or columns and lays the
+// slices on work-groups (common/slice_layout.hpp); execute() enqueues one
+// NDRange without waiting.
 #include <CL/cl.h>
 
 #include <algorithm>
@@ -25,14 +26,16 @@ namespace {
 struct SoftmaxOpenCL : KernelBase {
   cl_command_queue queue = nullptr;
   cl_device_id device = nullptr;
-  cl_kernel f32 = nullptr, f16 = nullptr;
+  cl_kernel rows[2] = {}, columns[2] = {};  // [0] FLOAT_32, [1] FLOAT_16
+  OpenClSliceTuning tuning;
   std::optional<int64_t> axis;  // absent: the spec's default N-1
   float beta = 1.0f;
   uint32_t dtype = OPRIG_DTYPE_INVALID;  // from the last prepare
   uint64_t outer = 0, length = 0, inner = 0;
   SliceLayout layout;
+  cl_kernel kernel = nullptr;  // the one prepare chose
   ~SoftmaxOpenCL() {
-    for (cl_kernel k : {f32, f16})
+    for (cl_kernel k : {rows[0], rows[1], columns[0], columns[1]})
       if (k != nullptr) clReleaseKernel(k);
   }
 };
@@ -56,10 +59,13 @@ oprig_status create(const oprig_backend_context* ctx, const oprig_param* params,
   k->device = device;
   if (const auto axis = scalar_param(params, num_params, "axis")) k->axis = static_cast<int64_t>(*axis);
   k->beta = static_cast<float>(beta.value_or(1.0));
-  cl_int e1 = CL_SUCCESS, e2 = CL_SUCCESS;
-  k->f32 = clCreateKernel(program, "softmax_f32", &e1);
-  k->f16 = clCreateKernel(program, "softmax_f16", &e2);
-  if (e1 != CL_SUCCESS || e2 != CL_SUCCESS) {
+  k->tuning = opencl_slice_tuning(device);
+  cl_int err[4] = {};
+  k->rows[0] = clCreateKernel(program, "softmax_rows_f32", &err[0]);
+  k->rows[1] = clCreateKernel(program, "softmax_rows_f16", &err[1]);
+  k->columns[0] = clCreateKernel(program, "softmax_columns_f32", &err[2]);
+  k->columns[1] = clCreateKernel(program, "softmax_columns_f16", &err[3]);
+  if (err[0] != CL_SUCCESS || err[1] != CL_SUCCESS || err[2] != CL_SUCCESS || err[3] != CL_SUCCESS) {
     delete k;
     return OPRIG_STATUS_BACKEND_ERROR;
   }
@@ -86,8 +92,11 @@ oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   k->length = static_cast<uint64_t>(in.dims[a]);
   if (k->length > UINT32_MAX) return OPRIG_STATUS_UNSUPPORTED;  // the kernel counts a slice in 32 bits
   if (k->outer * k->length * k->inner > 0) {
-    cl_kernel kernel = in.dtype == OPRIG_DTYPE_FLOAT_32 ? k->f32 : k->f16;
-    k->layout = layout_slices(k->outer, k->length, k->inner, opencl_slice_device(k->device, kernel));
+    const int type = in.dtype == OPRIG_DTYPE_FLOAT_32 ? 0 : 1;
+    k->kernel = k->inner == 1 ? k->rows[type] : k->columns[type];
+    // Rows go in vector units (at most length / vector + 1 of them), columns element by element.
+    const uint64_t units = k->inner == 1 ? k->length / k->tuning.vector + 1 : k->length;
+    k->layout = layout_slices(k->outer, units, k->inner, opencl_slice_device(k->device, k->kernel));
   }
   k->dtype = in.dtype;
   outputs[0].rank = in.rank;
@@ -105,16 +114,17 @@ oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   if (k->dtype == OPRIG_DTYPE_INVALID) return OPRIG_STATUS_INVALID_ARGUMENT;  // not prepared
   if (k->outer * k->length * k->inner == 0) return OPRIG_STATUS_OK;
   if (inputs[0].data == nullptr || outputs[0].data == nullptr) return OPRIG_STATUS_INVALID_ARGUMENT;
-  cl_kernel kernel = k->dtype == OPRIG_DTYPE_FLOAT_32 ? k->f32 : k->f16;
+  cl_kernel kernel = k->kernel;
   const SliceLayout& layout = k->layout;
   const auto x = static_cast<cl_mem>(inputs[0].data), y = static_cast<cl_mem>(outputs[0].data);
   const cl_ulong outer = k->outer, inner = k->inner;
   const auto length = static_cast<cl_uint>(k->length);
   const cl_uint members = layout.members;
-  const cl_int strided = layout.strided ? 1 : 0;
-  if (!set_kernel_args(kernel, x, y, outer, length, inner, k->beta, members, strided) ||
-      !set_local_arg(kernel, 8, layout.group * sizeof(cl_int)) ||
-      !set_local_arg(kernel, 9, layout.group * sizeof(cl_float2)))
+  const bool args = k->inner == 1 ? set_kernel_args(kernel, x, y, outer, length, k->beta, members)
+                                  : set_kernel_args(kernel, x, y, outer, length, inner, k->beta, members);
+  const cl_uint scratch = k->inner == 1 ? 6 : 7;  // the index of the first __local argument
+  if (!args || !set_local_arg(kernel, scratch, layout.group * sizeof(cl_int)) ||
+      !set_local_arg(kernel, scratch + 1, layout.group * sizeof(cl_float2)))
     return OPRIG_STATUS_BACKEND_ERROR;
   // A group per work-group's worth of slices, up to 2^16 groups (the kernel loops over the rest).
   const size_t local = layout.group;

@@ -7,17 +7,21 @@
 // error is taken are explicit fma() calls, which OpenCL requires to be fused
 // (0 ulp), so contraction of other expressions cannot change them.
 
-// a + b = s + e exactly, whatever the magnitudes (Knuth's TwoSum).
+// The rounding error e of s = a + b (a + b = s + e exactly, whatever the
+// magnitudes: Knuth's TwoSum), for float and float vectors alike; a, b and s
+// must be variables (each is read more than once).
+#define OPRIG_TWO_SUM_ERROR(a, b, s) (((a) - ((s) - ((s) - (a)))) + ((b) - ((s) - (a))))
+// The rounding error of p = a * b (barring underflow), for any float type.
+#define OPRIG_TWO_PROD_ERROR(a, b, p) fma((a), (b), -(p))
+
 inline float2 oprig_two_sum(const float a, const float b) {
   const float s = a + b;
-  const float b_part = s - a;
-  return (float2)(s, (a - (s - b_part)) + (b - b_part));
+  return (float2)(s, OPRIG_TWO_SUM_ERROR(a, b, s));
 }
 
-// a * b = p + e exactly (barring underflow).
 inline float2 oprig_two_prod(const float a, const float b) {
   const float p = a * b;
-  return (float2)(p, fma(a, b, -p));
+  return (float2)(p, OPRIG_TWO_PROD_ERROR(a, b, p));
 }
 
 // Adds v to an accumulator (s, c): s the running float sum, c the sum of its
