@@ -12,8 +12,10 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <span>
 
 #include "common/slice_layout.hpp"
+#include "common/vulkan_pipeline.hpp"
 #include "oprig/oprig_package.h"
 
 namespace oprig::opsuite {
@@ -62,6 +64,13 @@ inline VulkanSliceDevice vulkan_slice_device(const oprig_backend_context& ctx, u
     s.cache = 8;
   }
   return d;
+}
+
+// Adds the op's shader: its vulkan_subgroup.comp where the device has
+// subgroup shuffles, else its vulkan.comp. The module's index, or -1.
+inline int add_slice_module(VulkanPipelines& pipelines, const VulkanSliceDevice& device,
+                            std::span<const unsigned char> plain, std::span<const unsigned char> subgroup) {
+  return pipelines.add_module(device.subgroup_shuffle ? subgroup : plain);
 }
 
 }  // namespace oprig::opsuite

@@ -59,9 +59,8 @@ oprig_status create(const oprig_backend_context* ctx, const oprig_param* params,
   oprig_status st = k->pipelines.init(*ctx, 2, sizeof(PushConstants));
   if (st == OPRIG_STATUS_OK) {
     k->device = vulkan_slice_device(*ctx, kSharedBytesPerInvocation);
-    k->module = k->device.subgroup_shuffle
-                    ? k->pipelines.add_module(std::span(softmax_vulkan_subgroup_spirv, softmax_vulkan_subgroup_spirv_size))
-                    : k->pipelines.add_module(std::span(softmax_vulkan_spirv, softmax_vulkan_spirv_size));
+    k->module = add_slice_module(k->pipelines, k->device, std::span(softmax_vulkan_spirv, softmax_vulkan_spirv_size),
+                                 std::span(softmax_vulkan_subgroup_spirv, softmax_vulkan_subgroup_spirv_size));
     if (k->module < 0) st = OPRIG_STATUS_BACKEND_ERROR;
   }
   if (st != OPRIG_STATUS_OK) {

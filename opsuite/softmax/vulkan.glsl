@@ -10,11 +10,8 @@
 // exp(beta (x - max)) with a float-float sum, then the products with
 // 1 / sum. Each invocation keeps kCache of its slice's units in registers,
 // so a slice of up to members * kCache units is read once; a longer one is
-// read in each pass. A unit is an element, except for contiguous FLOAT_16
-// slices: there it is a word (two elements), so an invocation writes whole
-// words, and only the words a slice shares with its neighbours (its ends)
-// are written half by half with atomics (fp16_atomic.glsl); strided FLOAT_16
-// slices write every element that way.
+// read in each pass. A unit is an element, or for contiguous FLOAT_16 slices
+// a word of two (slice_units.glsl).
 //
 // The arithmetic is opencl.cl's (the cpu kernel's): x - max as an exact
 // pair, beta times it with its product error, exp by Cody-Waite reduction
@@ -45,6 +42,7 @@ layout(push_constant) uniform Params {
 #include "float_float.glsl"
 #include "fp16_atomic.glsl"
 #include "fp16_bits.glsl"
+#include "slice_units.glsl"
 #include "team_reduce.glsl"
 
 const float kQ0 = 0.5, kQ1 = 0.166665748, kQ2 = 0.0416667275, kQ3 = 0.00836363155, kQ4 = 0.00139096123;
@@ -85,52 +83,6 @@ float output_of(float e_scaled, vec2 r, float denormal_scale) {
   return uintBitsToFloat(uint(roundEven(e_scaled * denormal_scale)));
 }
 
-// The slice a team works on: element k is first + k * step. Units: elements,
-// or for contiguous FLOAT_16 ("paired") the words holding its elements.
-struct Slice {
-  uint first;
-  uint step;
-  uint units;  // 0 for a team without a slice (past the last one)
-  bool paired;
-};
-
-// Whether the unit's two elements belong to the slice (the second exists
-// only for paired units).
-bvec2 unit_in(Slice s, uint u) {
-  if (u >= s.units) return bvec2(false);
-  if (!s.paired) return bvec2(true, false);
-  uint e0 = ((s.first >> 1) + u) * 2u;
-  return bvec2(e0 >= s.first, e0 + 1u < s.first + p.slice_length);
-}
-
-// The unit's elements as floats, `fill` for those outside the slice.
-vec2 load_unit(Slice s, uint u, float fill) {
-  bvec2 in_slice = unit_in(s, u);
-  if (s.paired) {
-    uint word = in_slice.x || in_slice.y ? x_words[(s.first >> 1) + u] : 0u;
-    return vec2(in_slice.x ? half_to_float(word & 0xffffu) : fill, in_slice.y ? half_to_float(word >> 16) : fill);
-  }
-  if (!in_slice.x) return vec2(fill);
-  uint e = s.first + u * s.step;
-  return vec2(kHalf ? OPRIG_LOAD_F16(x_words, e) : uintBitsToFloat(x_words[e]), fill);
-}
-
-void store_unit(Slice s, uint u, vec2 v) {
-  bvec2 in_slice = unit_in(s, u);
-  if (s.paired) {
-    uint w = (s.first >> 1) + u;
-    uint lo = float_to_half(v.x), hi = float_to_half(v.y);
-    if (in_slice.x && in_slice.y) y_words[w] = lo | (hi << 16);
-    else if (in_slice.x) OPRIG_STORE_F16_ALONE(y_words, w * 2u, lo)
-    else if (in_slice.y) OPRIG_STORE_F16_ALONE(y_words, w * 2u + 1u, hi)
-    return;
-  }
-  if (!in_slice.x) return;
-  uint e = s.first + u * s.step;
-  if (kHalf) OPRIG_STORE_F16_ALONE(y_words, e, float_to_half(v.x))
-  else y_words[e] = floatBitsToUint(v.x);
-}
-
 // NaN and +inf count as +inf: either makes the slice NaN.
 int key_of(float x) {
   uint bits = floatBitsToUint(x);
@@ -151,22 +103,17 @@ void main() {
   // A grid-stride loop: its bounds are the same for the whole workgroup.
   for (uint g = gl_WorkGroupID.x; g < p.groups; g += gl_NumWorkGroups.x) {
     Slice s;
-    s.paired = kHalf && !strided;
-    bool valid;
     if (strided) {
       uint o = g / blocks, i = (g % blocks) * teams + team;
-      valid = i < p.inner;
       s.first = o * p.slice_length * p.inner + i;
       s.step = p.inner;
-      s.units = p.slice_length;
+      s.elements = p.slice_length;
+      s.units = i < p.inner ? p.slice_length : 0u;
+      s.paired = false;
     } else {
       uint slice = g * teams + team;
-      valid = slice < p.outer;
-      s.first = slice * p.slice_length;
-      s.step = 1u;
-      s.units = s.paired ? ((s.first + p.slice_length - 1u) >> 1) - (s.first >> 1) + 1u : p.slice_length;
+      s = oprig_contiguous_slice(slice * p.slice_length, p.slice_length, slice < p.outer);
     }
-    if (!valid) s.units = 0u;
     uint chunk = members * kCache;
     bool cached = s.units <= chunk;
 
@@ -174,7 +121,7 @@ void main() {
     int key = minus_inf;
     for (uint start = 0u; start < s.units; start += chunk) {
       for (uint j = 0u; j < kCache; ++j) {
-        vec2 xv = load_unit(s, start + member + j * members, uintBitsToFloat(kMinusInf));
+        vec2 xv = oprig_load_unit(s, start + member + j * members, uintBitsToFloat(kMinusInf));
         v[j] = xv;
         key = max(key, max(key_of(xv.x), key_of(xv.y)));
       }
@@ -187,8 +134,8 @@ void main() {
     for (uint start = 0u; start < s.units; start += chunk) {
       for (uint j = 0u; j < kCache; ++j) {
         uint u = start + member + j * members;
-        bvec2 in_slice = unit_in(s, u);
-        vec2 xv = cached ? v[j] : load_unit(s, u, uintBitsToFloat(kMinusInf));
+        bvec2 in_slice = oprig_unit_in(s, u);
+        vec2 xv = cached ? v[j] : oprig_load_unit(s, u, uintBitsToFloat(kMinusInf));
         vec2 e = vec2(in_slice.x && !undefined ? exp_scaled(xv.x, minus_m) : 0.0,
                       in_slice.y && !undefined ? exp_scaled(xv.y, minus_m) : 0.0);
         v[j] = e;
@@ -210,13 +157,13 @@ void main() {
         if (!undefined) {
           vec2 e = v[j];
           if (!cached) {
-            vec2 xv = load_unit(s, u, uintBitsToFloat(kMinusInf));
-            bvec2 in_slice = unit_in(s, u);
+            vec2 xv = oprig_load_unit(s, u, uintBitsToFloat(kMinusInf));
+            bvec2 in_slice = oprig_unit_in(s, u);
             e = vec2(in_slice.x ? exp_scaled(xv.x, minus_m) : 0.0, in_slice.y ? exp_scaled(xv.y, minus_m) : 0.0);
           }
           out_value = vec2(output_of(e.x, r, denormal_scale), output_of(e.y, r, denormal_scale));
         }
-        store_unit(s, u, out_value);
+        oprig_store_unit(s, u, out_value);
       }
     }
   }

@@ -79,9 +79,11 @@ vec2 oprig_ff_rsqrt(vec2 v) {
   if (floatBitsToUint(v.x) == 0x7f800000u) return vec2(0.0);
   float r = inversesqrt(v.x);
   r = r * (1.5 - 0.5 * v.x * r * r);
-  vec2 r2 = oprig_two_prod(r, r);
-  vec2 t = oprig_two_prod(v.x, r2.x);
-  precise float t_lo = t.y + (v.x * r2.y + v.y * r2.x);
+  // t = v r^2 as (v r) r: both factors stay near sqrt(v) and 1 / sqrt(v),
+  // inside the splits' range for every normal v.
+  vec2 vr = oprig_two_prod(v.x, r);
+  vec2 t = oprig_two_prod(vr.x, r);
+  precise float t_lo = t.y + (vr.y + v.y * r) * r;
   precise float residual = (1.0 - t.x) - t_lo;  // 1 - t.x is exact: t.x is within a few ulp of 1
   return oprig_two_sum(r, r * (0.5 * residual));
 }

@@ -64,9 +64,10 @@ inline float2 oprig_ff_rsqrt(const float2 v) {
   if (isinf(v.x)) return (float2)(0.0f, 0.0f);
   float r = rsqrt(v.x);
   r = r * (1.5f - 0.5f * v.x * r * r);
-  const float2 r2 = oprig_two_prod(r, r);
-  const float2 t = oprig_two_prod(v.x, r2.x);
-  const float t_lo = t.y + fma(v.x, r2.y, v.y * r2.x);
+  // t = v r^2 as (v r) r: no intermediate leaves the float range for a normal v.
+  const float2 vr = oprig_two_prod(v.x, r);
+  const float2 t = oprig_two_prod(vr.x, r);
+  const float t_lo = t.y + (vr.y + v.y * r) * r;
   const float residual = (1.0f - t.x) - t_lo;  // 1 - t.x is exact: t.x is within a few ulp of 1
   return oprig_two_sum(r, r * (0.5f * residual));
 }
