@@ -14,8 +14,10 @@
 // - d = x s - x0 s, shifted by the row's first element as the cpu kernel
 //   does: a constant row has d = 0 exactly, so out = gamma 0 + beta = beta
 //   exactly, and a mean far from 0 costs no precision;
-// - mean and variance about it by two passes over the registers, each sum
-//   float-float (Sum2, then the team's tree);
+// - the sums of d and d^2 (each square exact as a pair) float-float in one
+//   pass (Sum2, then one tree for both); mean(d^2) - mean(d)^2 loses at
+//   most log2(n) of the 48 bits, since the shift keeps mean(d)^2 below n
+//   variances;
 // - 1 / sqrt(var + epsilon s^2) refined to about 2^-44 (float_float.cl).
 // Output gamma ((d - mean_hi) - mean_lo) / std + beta by one fma: a few ulp
 // of the normalised value, well inside the plan's atol 1e-5 (NNAPI's). A row
@@ -37,7 +39,7 @@ inline float layer_norm_first(global const void* x, const ulong i, const bool ha
 inline void layer_norm_rows(global const void* x, global const void* gamma, global const void* beta,
                             global void* y, const ulong rows, const uint n, const float epsilon,
                             const int has_beta, const uint members, local int* scratch_max,
-                            local float2* scratch_sum, const bool half_type) {
+                            local float4* scratch_sum, const bool half_type) {
   const uint lane = get_local_id(0);
   const uint teams = get_local_size(0) / members;
   const uint team = lane / members, member = lane % members;
@@ -72,8 +74,8 @@ inline void layer_norm_rows(global const void* x, global const void* gamma, glob
     const float s = exponent > 60 ? oprig_pow2(max(-exponent, -126)) : 1.0f;
     const float x0s = x0 * s;
 
-    // The mean of d = x s - x0 s.
-    oprig_floatv hi = 0.0f, lo = 0.0f;
+    // The sums of d = x s - x0 s and of d^2 (each square exact as a pair).
+    oprig_floatv hi = 0.0f, lo = 0.0f, hi2 = 0.0f, lo2 = 0.0f;
     for (uint start = 0; start < units; start += chunk) {
 #pragma unroll
       for (uint j = 0; j < OPRIG_CACHE; ++j) {
@@ -84,29 +86,21 @@ inline void layer_norm_rows(global const void* x, global const void* gamma, glob
         const oprig_floatv sum = hi + d;
         lo += OPRIG_TWO_SUM_ERROR(hi, d, sum);
         hi = sum;
+        const oprig_floatv square = d * d;
+        const oprig_floatv sum2 = hi2 + square;
+        lo2 += OPRIG_TWO_SUM_ERROR(hi2, square, sum2) + OPRIG_TWO_PROD_ERROR(d, d, square);
+        hi2 = sum2;
       }
     }
-    const float2 mean =
-        oprig_ff_div_count(oprig_team_sum_ff(oprig_ff_sum_of(hi, lo), scratch_sum, lane, member, members, 1), count);
-
-    // The variance about it.
-    hi = 0.0f;
-    lo = 0.0f;
-    for (uint start = 0; start < units; start += chunk) {
-#pragma unroll
-      for (uint j = 0; j < OPRIG_CACHE; ++j) {
-        const uint u = start + member + j * members;
-        if (u >= units) continue;
-        const oprig_floatv xv = cached ? v[j] : oprig_load_unit(x, first, n, u, x0, half_type);
-        const oprig_floatv deviation = ((xv * s - x0s) - mean.x) - mean.y;
-        const oprig_floatv square = select((oprig_floatv)(0.0f), deviation * deviation, oprig_unit_mask(first, n, u));
-        const oprig_floatv sum = hi + square;
-        lo += OPRIG_TWO_SUM_ERROR(hi, square, sum);
-        hi = sum;
-      }
-    }
-    const float2 variance =
-        oprig_ff_div_count(oprig_team_sum_ff(oprig_ff_sum_of(hi, lo), scratch_sum, lane, member, members, 1), count);
+    const float4 sums = oprig_team_sum_ff2((float4)(oprig_ff_sum_of(hi, lo), oprig_ff_sum_of(hi2, lo2)), scratch_sum,
+                                           lane, member, members, 1);
+    // mean = x0 s + shift; variance = mean(d^2) - shift^2, both float-float:
+    // the shift by x0 keeps shift^2 below n variances, so the difference
+    // loses at most log2(n) of its 48 bits.
+    const float2 shift = oprig_ff_div_count(sums.xy, count);
+    const float2 shift_square = oprig_two_prod(shift.x, shift.x) + (float2)(0.0f, 2.0f * shift.x * shift.y);
+    float2 variance = oprig_ff_add(oprig_ff_div_count(sums.zw, count), -shift_square);
+    if (variance.x < 0.0f) variance = (float2)(0.0f, 0.0f);
     // epsilon s^2 kept normal: where it would underflow (s < 2^-60), a
     // nonzero variance is far larger, and a zero one has zero deviations.
     const float2 inv_std = oprig_ff_rsqrt(oprig_ff_add(variance, (float2)(fmax(epsilon * s * s, 0x1p-126f), 0.0f)));
@@ -119,7 +113,7 @@ inline void layer_norm_rows(global const void* x, global const void* gamma, glob
         oprig_floatv out = (oprig_floatv)(NAN);
         if (!undefined) {
           const oprig_floatv xv = cached ? v[j] : oprig_load_unit(x, first, n, u, x0, half_type);
-          const oprig_floatv deviation = ((xv * s - x0s) - mean.x) - mean.y;
+          const oprig_floatv deviation = ((xv * s - x0s) - shift.x) - shift.y;
           const oprig_floatv g = oprig_load_position_unit(gamma, first, n, u, 0.0f, half_type);
           const oprig_floatv b =
               has_beta ? oprig_load_position_unit(beta, first, n, u, 0.0f, half_type) : (oprig_floatv)(0.0f);
@@ -133,7 +127,7 @@ inline void layer_norm_rows(global const void* x, global const void* gamma, glob
 
 #define LAYER_NORM_ARGS                                                                                   \
   const ulong rows, const uint n, const float epsilon, const int has_beta, const uint members,           \
-      local int *scratch_max, local float2 *scratch_sum
+      local int *scratch_max, local float4 *scratch_sum
 
 // beta may be any buffer when has_beta is 0 (it is not read).
 kernel void layer_norm_f32(global const float* x, global const float* gamma, global const float* beta,

@@ -131,7 +131,7 @@ oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   const cl_uint members = layout.members;
   if (!set_kernel_args(kernel, x, gamma, beta, y, rows, n, k->epsilon, has_beta, members) ||
       !set_local_arg(kernel, 9, layout.group * sizeof(cl_int)) ||
-      !set_local_arg(kernel, 10, layout.group * sizeof(cl_float2)))
+      !set_local_arg(kernel, 10, layout.group * sizeof(cl_float4)))
     return OPRIG_STATUS_BACKEND_ERROR;
   // Up to 2^16 groups (the kernel loops over the rest).
   const size_t local = layout.group;
@@ -149,7 +149,7 @@ oprig_status cost(const oprig_kernel* handle, oprig_cost* out) {
   const auto* k = from_handle<const LayerNormOpenCL>(handle);
   const uint64_t n = k->rows * k->row_size;
   const uint64_t width = k->dtype == OPRIG_DTYPE_FLOAT_16 ? 2 : 4;
-  // |x|, the shifted value and its Sum2 (6), the deviation, square and Sum2 (9), scale and fma (3).
+  // |x|, the shifted value and its Sum2 (6), its exact square and Sum2 (8), the deviation, scale and fma (5).
   out->flops = 19 * n;
   out->bytes_read = width * (n + (k->has_beta ? 2 : 1) * k->row_size);
   out->bytes_written = width * n;

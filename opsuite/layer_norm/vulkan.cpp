@@ -32,8 +32,8 @@ struct PushConstants {
   uint32_t has_beta, members, groups;
 };
 
-// Shared memory per invocation: team_reduce.glsl's int and vec2 scratch.
-constexpr uint32_t kSharedBytesPerInvocation = 12;
+// Shared memory per invocation: team_reduce.glsl's int, vec2 and vec4 scratch.
+constexpr uint32_t kSharedBytesPerInvocation = 28;
 
 struct LayerNormVulkan : KernelBase {
   VulkanPipelines pipelines;
@@ -147,7 +147,7 @@ oprig_status cost(const oprig_kernel* handle, oprig_cost* out) {
   const auto* k = from_handle<const LayerNormVulkan>(handle);
   const uint64_t n = k->rows * k->row_size;
   const uint64_t width = k->dtype == OPRIG_DTYPE_FLOAT_16 ? 2 : 4;
-  // |x|, the shifted value and its Sum2 (6), the deviation, square and Sum2 (9), scale and fma (3).
+  // |x|, the shifted value and its Sum2 (6), its exact square and Sum2 (8), the deviation, scale and fma (5).
   out->flops = 19 * n;
   out->bytes_read = width * (n + (k->has_beta ? 2 : 1) * k->row_size);
   out->bytes_written = width * n;

@@ -9,8 +9,9 @@
 //
 // The arithmetic is opencl.cl's: the largest |x| (as integer bits) and a
 // power-of-two scale s against overflowing squares; d = x s - x0 s shifted
-// by the row's first element (a constant row gives beta exactly); mean and
-// variance by two passes, each sum float-float; 1 / sqrt(var + epsilon s^2)
+// by the row's first element (a constant row gives beta exactly); the sums
+// of d and of d^2 (exact squares: Dekker's, as Vulkan's fma may round
+// twice) float-float in one pass and one tree; 1 / sqrt(var + epsilon s^2)
 // refined; out = gamma ((d - mean_hi) - mean_lo) / std + beta. A row holding
 // NaN or +-inf is NaN throughout.
 
@@ -32,6 +33,7 @@ layout(push_constant) uniform Params {
   uint groups;   // workgroups' worth of rows (the shader loops over them)
 } p;
 
+#define OPRIG_TEAM_SUM_FF2 1
 #include "float_float.glsl"
 #include "fp16_atomic.glsl"
 #include "fp16_bits.glsl"
@@ -83,31 +85,33 @@ void main() {
     float scale = exponent > 60 ? oprig_pow2(max(-exponent, -126)) : 1.0;
     precise float x0s = x0 * scale;
 
-    // The mean of d = x s - x0 s.
-    vec2 sum = vec2(0.0);
+    // The sums of d = x s - x0 s and of d^2 (each square exact as a pair).
+    vec2 sum = vec2(0.0), sum2 = vec2(0.0);
     for (uint start = 0u; start < s.units; start += chunk) {
       for (uint j = 0u; j < kCache; ++j) {
         vec2 xv = cached ? v[j] : oprig_load_unit(s, start + member + j * members, x0);
         precise vec2 d = xv * scale - x0s;
-        sum = oprig_ff_accumulate(oprig_ff_accumulate(sum, d.x), d.y);
+        sum = oprig_ff_accumulate(sum, d.x);
+        vec2 square = oprig_two_prod(d.x, d.x);
+        sum2 = oprig_ff_accumulate(sum2, square.x);
+        sum2.y += square.y;
+        if (s.paired) {
+          sum = oprig_ff_accumulate(sum, d.y);
+          square = oprig_two_prod(d.y, d.y);
+          sum2 = oprig_ff_accumulate(sum2, square.x);
+          sum2.y += square.y;
+        }
       }
     }
-    vec2 mean = oprig_ff_div_count(oprig_team_sum_ff(sum, lane, member, members, 1u), count);
-
-    // The variance about it.
-    sum = vec2(0.0);
-    for (uint start = 0u; start < s.units; start += chunk) {
-      for (uint j = 0u; j < kCache; ++j) {
-        uint u = start + member + j * members;
-        if (u >= s.units) continue;
-        vec2 xv = cached ? v[j] : oprig_load_unit(s, u, x0);
-        precise vec2 deviation = ((xv * scale - x0s) - mean.x) - mean.y;
-        bvec2 in_slice = oprig_unit_in(s, u);
-        sum = oprig_ff_accumulate(sum, in_slice.x ? deviation.x * deviation.x : 0.0);
-        if (s.paired) sum = oprig_ff_accumulate(sum, in_slice.y ? deviation.y * deviation.y : 0.0);
-      }
-    }
-    vec2 variance = oprig_ff_div_count(oprig_team_sum_ff(sum, lane, member, members, 1u), count);
+    vec4 sums = oprig_team_sum_ff2(vec4(sum, sum2), lane, member, members, 1u);
+    // mean = x0 s + shift; variance = mean(d^2) - shift^2, both float-float:
+    // the shift by x0 keeps shift^2 below n variances, so the difference
+    // loses at most log2(n) of its 48 bits.
+    vec2 shift = oprig_ff_div_count(sums.xy, count);
+    vec2 shift_square = oprig_two_prod(shift.x, shift.x);
+    shift_square.y += 2.0 * shift.x * shift.y;
+    vec2 variance = oprig_ff_add(oprig_ff_div_count(sums.zw, count), -shift_square);
+    if (variance.x < 0.0) variance = vec2(0.0);
     // epsilon s^2 kept normal: where it would underflow (s < 2^-60), a
     // nonzero variance is far larger, and a zero one has zero deviations.
     float inv_std = oprig_ff_rsqrt(oprig_ff_add(variance, vec2(max(p.epsilon * scale * scale, 1.1754943508222875e-38), 0.0))).x;
@@ -119,7 +123,7 @@ void main() {
         vec2 out_value = vec2(uintBitsToFloat(kNaN));
         if (!undefined) {
           vec2 xv = cached ? v[j] : oprig_load_unit(s, u, x0);
-          precise vec2 deviation = ((xv * scale - x0s) - mean.x) - mean.y;
+          precise vec2 deviation = ((xv * scale - x0s) - shift.x) - shift.y;
           vec2 b = p.has_beta != 0u ? position_pair(true, s, u) : vec2(0.0);
           out_value = fma(deviation * inv_std, position_pair(false, s, u), b);
         }

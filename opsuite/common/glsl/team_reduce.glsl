@@ -15,7 +15,9 @@
 // size must be a multiple of the subgroup size. Without it, a shared-memory
 // tree. Either way the order is fixed: the same bits from run to run.
 // Needs float_float.glsl; OPRIG_TEAM_GROUP may name the workgroup size
-// (default gl_WorkGroupSize.x).
+// (default gl_WorkGroupSize.x); a shader that sums two float-float values
+// at once (oprig_team_sum_ff2) defines OPRIG_TEAM_SUM_FF2 first (its shared
+// memory is declared only then).
 #ifndef OPRIG_TEAM_REDUCE_GLSL
 #define OPRIG_TEAM_REDUCE_GLSL
 
@@ -25,6 +27,9 @@
 
 shared int oprig_team_scratch_int[OPRIG_TEAM_GROUP];
 shared vec2 oprig_team_scratch_ff[OPRIG_TEAM_GROUP];
+#ifdef OPRIG_TEAM_SUM_FF2
+shared vec4 oprig_team_scratch_ff2[OPRIG_TEAM_GROUP];
+#endif
 
 uint oprig_team_lane() {
 #ifdef OPRIG_TEAM_SUBGROUP
@@ -80,5 +85,28 @@ vec2 oprig_team_sum_ff(vec2 v, uint lane, uint member, uint members, uint stride
   barrier();
   return result;
 }
+
+#ifdef OPRIG_TEAM_SUM_FF2
+vec4 oprig_ff2_add(vec4 a, vec4 b) { return vec4(oprig_ff_add(a.xy, b.xy), oprig_ff_add(a.zw, b.zw)); }
+
+// Two float-float sums at once (.xy and .zw), in one tree.
+vec4 oprig_team_sum_ff2(vec4 v, uint lane, uint member, uint members, uint stride) {
+#ifdef OPRIG_TEAM_SUBGROUP
+  for (uint offset = stride; offset < min(members * stride, gl_SubgroupSize); offset <<= 1u)
+    v = oprig_ff2_add(v, subgroupShuffleXor(v, offset));
+  if (members * stride <= gl_SubgroupSize) return v;
+#endif
+  oprig_team_scratch_ff2[lane] = v;
+  barrier();
+  for (uint half_size = members / 2u; half_size >= oprig_team_shared_floor(stride); half_size >>= 1u) {
+    if (member < half_size)
+      oprig_team_scratch_ff2[lane] = oprig_ff2_add(oprig_team_scratch_ff2[lane], oprig_team_scratch_ff2[lane + half_size * stride]);
+    barrier();
+  }
+  vec4 result = oprig_team_scratch_ff2[lane - member * stride];
+  barrier();
+  return result;
+}
+#endif
 
 #endif

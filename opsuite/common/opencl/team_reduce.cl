@@ -37,3 +37,20 @@ inline float2 oprig_team_sum_ff(const float2 v, local float2* scratch, const uin
   barrier(CLK_LOCAL_MEM_FENCE);
   return result;
 }
+
+// Two float-float sums at once (.xy and .zw), in one tree.
+inline float4 oprig_team_sum_ff2(const float4 v, local float4* scratch, const uint lane, const uint member,
+                                 const uint members, const uint stride) {
+  scratch[lane] = v;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint half_size = members / 2; half_size > 0; half_size >>= 1) {
+    if (member < half_size) {
+      const float4 a = scratch[lane], b = scratch[lane + half_size * stride];
+      scratch[lane] = (float4)(oprig_ff_add(a.xy, b.xy), oprig_ff_add(a.zw, b.zw));
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  const float4 result = scratch[lane - member * stride];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  return result;
+}
