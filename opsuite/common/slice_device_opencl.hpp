@@ -23,23 +23,26 @@ inline bool opencl_device_is_cpu(cl_device_id device) {
 }
 
 // The program's build options: OPRIG_VEC, the elements of a vector unit
-// (common/opencl/slice_vector.cl), and OPRIG_CACHE, the units each
-// work-item keeps in registers. CPUs (PoCL): 8-wide vectors (one AVX
-// register), 8 per work-item, 16 work-items to a group (a 1024-element row
-// is one group; measured fastest of 16..256). GPUs: 4-wide vectors (16-byte
-// loads), 4 per work-item (a 1024-element row is 64 work-items), groups of 256.
+// (common/opencl/slice_vector.cl), OPRIG_CACHE, the units each work-item
+// keeps, and OPRIG_UNROLL. CPUs (PoCL, measured): 8-wide vectors (16 wide
+// were slower), 16 units per work-item (4 and 8 were slower), so a
+// 1024-element row is a team of 8, four rows to a group of 32, loops not
+// unrolled. GPUs: 4-wide vectors (16-byte loads), 4 per work-item in
+// registers (a 1024-element row is 64 work-items), groups of 256.
 struct OpenClSliceTuning {
   uint32_t vector = 4, cache = 4, preferred_group = 256;
+  bool unroll = true;  // OPRIG_UNROLL (common/opencl/slice_vector.cl)
 };
 
 inline OpenClSliceTuning opencl_slice_tuning(cl_device_id device) {
-  if (opencl_device_is_cpu(device)) return {8, 16, 32};
+  if (opencl_device_is_cpu(device)) return {8, 16, 32, false};
   return {};
 }
 
 inline std::string opencl_slice_options(cl_device_id device) {
   const OpenClSliceTuning t = opencl_slice_tuning(device);
-  return "-cl-std=CL1.2 -D OPRIG_VEC=" + std::to_string(t.vector) + " -D OPRIG_CACHE=" + std::to_string(t.cache);
+  return "-cl-std=CL1.2 -D OPRIG_VEC=" + std::to_string(t.vector) + " -D OPRIG_CACHE=" + std::to_string(t.cache) +
+         " -D OPRIG_UNROLL=" + (t.unroll ? "1" : "0");
 }
 
 // `kernel` bounds the group size (its registers and local memory).

@@ -54,14 +54,16 @@ inline VulkanSliceDevice vulkan_slice_device(const oprig_backend_context& ctx, u
   // The butterflies number invocations by subgroup: a workgroup of whole subgroups.
   if (d.subgroup_shuffle && subgroup_size > max_group) d.subgroup_shuffle = false;
   if (d.subgroup_shuffle) s.min_group = subgroup_size;
-  // CPU devices (lavapipe): a slice gets at most one subgroup, so no
-  // reduction waits at a barrier (lavapipe runs a workgroup's subgroups
+  // CPU devices (lavapipe, measured): a slice gets at most one subgroup, so
+  // no reduction waits at a barrier (lavapipe runs a workgroup's subgroups
   // one after another and switches between them at every barrier: a
-  // 128-invocation team took three times as long); longer slices are read
-  // again in each pass, from the core's cache.
+  // 128-invocation team took three times as long), and no registers are
+  // kept: a slice is read again in each pass, from the core's cache (a
+  // cache of 8 was slower, and its unrolled loops took lavapipe 100 ms to
+  // compile per pipeline).
   if (properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU && d.subgroup_shuffle) {
     s.max_members = subgroup_size;
-    s.cache = 8;
+    s.cache = 1;
   }
   return d;
 }

@@ -59,7 +59,7 @@ inline void layer_norm_rows(global const void* x, global const void* gamma, glob
     oprig_floatv v[OPRIG_CACHE];
     oprig_intv largest = 0;
     for (uint start = 0; start < units; start += chunk) {
-#pragma unroll
+    OPRIG_UNROLLED
       for (uint j = 0; j < OPRIG_CACHE; ++j) {
         const uint u = start + member + j * members;
         const oprig_floatv xv = u < units ? oprig_load_unit(x, first, n, u, x0, half_type) : (oprig_floatv)(x0);
@@ -77,7 +77,7 @@ inline void layer_norm_rows(global const void* x, global const void* gamma, glob
     // The sums of d = x s - x0 s and of d^2 (each square exact as a pair).
     oprig_floatv hi = 0.0f, lo = 0.0f, hi2 = 0.0f, lo2 = 0.0f;
     for (uint start = 0; start < units; start += chunk) {
-#pragma unroll
+    OPRIG_UNROLLED
       for (uint j = 0; j < OPRIG_CACHE; ++j) {
         const uint u = start + member + j * members;
         const oprig_floatv xv =
@@ -106,7 +106,7 @@ inline void layer_norm_rows(global const void* x, global const void* gamma, glob
     const float2 inv_std = oprig_ff_rsqrt(oprig_ff_add(variance, (float2)(fmax(epsilon * s * s, 0x1p-126f), 0.0f)));
 
     for (uint start = 0; start < units; start += chunk) {
-#pragma unroll
+    OPRIG_UNROLLED
       for (uint j = 0; j < OPRIG_CACHE; ++j) {
         const uint u = start + member + j * members;
         if (u >= units) continue;

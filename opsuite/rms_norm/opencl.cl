@@ -48,7 +48,7 @@ inline void rms_norm_rows(global const void* x, global const void* weight, globa
     oprig_floatv v[OPRIG_CACHE];
     oprig_intv largest = 0;
     for (uint start = 0; start < units; start += chunk) {
-#pragma unroll
+    OPRIG_UNROLLED
       for (uint j = 0; j < OPRIG_CACHE; ++j) {
         const uint u = start + member + j * members;
         const oprig_floatv xv = u < units ? oprig_load_unit(x, first, n, u, 0.0f, half_type) : (oprig_floatv)(0.0f);
@@ -64,7 +64,7 @@ inline void rms_norm_rows(global const void* x, global const void* weight, globa
     // The sum of (x s)^2, each square exact as p + e.
     oprig_floatv hi = 0.0f, lo = 0.0f;
     for (uint start = 0; start < units; start += chunk) {
-#pragma unroll
+    OPRIG_UNROLLED
       for (uint j = 0; j < OPRIG_CACHE; ++j) {
         const uint u = start + member + j * members;
         const oprig_floatv xs =
@@ -82,7 +82,7 @@ inline void rms_norm_rows(global const void* x, global const void* weight, globa
     const float2 r = largest_bits == 0x7f800000 ? (float2)(0.0f, 0.0f) : oprig_ff_rsqrt(mean);
 
     for (uint start = 0; start < units; start += chunk) {
-#pragma unroll
+    OPRIG_UNROLLED
       for (uint j = 0; j < OPRIG_CACHE; ++j) {
         const uint u = start + member + j * members;
         if (u >= units) continue;

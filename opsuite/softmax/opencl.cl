@@ -115,7 +115,7 @@ inline void softmax_rows(global const void* x, global void* y, const ulong rows,
     oprig_floatv v[OPRIG_CACHE];
     oprig_intv key = (oprig_intv)(oprig_float_order(-INFINITY));
     for (uint start = 0; start < units; start += chunk) {
-#pragma unroll
+    OPRIG_UNROLLED
       for (uint j = 0; j < OPRIG_CACHE; ++j) {
         const uint u = start + member + j * members;
         const oprig_floatv xv = u < units ? oprig_load_unit(x, first, n, u, -INFINITY, half_type) : (oprig_floatv)(-INFINITY);
@@ -129,7 +129,7 @@ inline void softmax_rows(global const void* x, global void* y, const ulong rows,
 
     oprig_floatv hi = 0.0f, lo = 0.0f;  // Sum2 per vector element
     for (uint start = 0; start < units; start += chunk) {
-#pragma unroll
+    OPRIG_UNROLLED
       for (uint j = 0; j < OPRIG_CACHE; ++j) {
         const uint u = start + member + j * members;
         const oprig_floatv xv = cached ? v[j] : u < units ? oprig_load_unit(x, first, n, u, -INFINITY, half_type) : (oprig_floatv)(-INFINITY);
@@ -146,7 +146,7 @@ inline void softmax_rows(global const void* x, global void* y, const ulong rows,
     const float denormal_scale = r.x * 0x1p100f * 0x1p49f;
 
     for (uint start = 0; start < units; start += chunk) {
-#pragma unroll
+    OPRIG_UNROLLED
       for (uint j = 0; j < OPRIG_CACHE; ++j) {
         const uint u = start + member + j * members;
         if (u >= units) continue;
@@ -193,7 +193,7 @@ inline void softmax_columns(global const void* x, global void* y, const ulong ou
     float v[OPRIG_CACHE];
     int key = oprig_float_order(-INFINITY);
     for (uint start = 0; start < length; start += chunk) {
-#pragma unroll
+    OPRIG_UNROLLED
       for (uint j = 0; j < OPRIG_CACHE; ++j) {
         const uint k = start + member + j * members;
         const float xv = valid && k < length ? softmax_load(x, base + k * inner, half_type) : -INFINITY;
@@ -207,7 +207,7 @@ inline void softmax_columns(global const void* x, global void* y, const ulong ou
 
     float2 sum = (float2)(0.0f, 0.0f);
     for (uint start = 0; start < length; start += chunk) {
-#pragma unroll
+    OPRIG_UNROLLED
       for (uint j = 0; j < OPRIG_CACHE; ++j) {
         const uint k = start + member + j * members;
         const bool in_slice = valid && k < length;
@@ -222,7 +222,7 @@ inline void softmax_columns(global const void* x, global void* y, const ulong ou
     const float denormal_scale = r.x * 0x1p100f * 0x1p49f;
 
     for (uint start = 0; start < length; start += chunk) {
-#pragma unroll
+    OPRIG_UNROLLED
       for (uint j = 0; j < OPRIG_CACHE; ++j) {
         const uint k = start + member + j * members;
         if (!valid || k >= length) continue;

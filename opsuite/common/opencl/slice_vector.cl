@@ -13,6 +13,20 @@
 #define OPRIG_VEC 4
 #endif
 
+// OPRIG_UNROLLED before the loops over a work-item's cached units: unrolled
+// (OPRIG_UNROLL 1, GPUs), so the cache stays in registers; or kept a loop
+// (OPRIG_UNROLL 0, CPU devices: PoCL keeps a work-item's private array in
+// memory either way, and the rolled loop ran faster and builds four times
+// faster).
+#ifndef OPRIG_UNROLL
+#define OPRIG_UNROLL 1
+#endif
+#if OPRIG_UNROLL
+#define OPRIG_UNROLLED _Pragma("unroll")
+#else
+#define OPRIG_UNROLLED _Pragma("unroll 1")
+#endif
+
 #if OPRIG_VEC == 16
 typedef float16 oprig_floatv;
 typedef int16 oprig_intv;
