@@ -1,8 +1,8 @@
 // What the device tests of the slice kernels (softmax/, layer_norm/,
-// rms_norm/ device_test.cpp) share: the opencl or vulkan backend (the test
-// skips when it is absent, as in a build without GPU backends), a kernel run
-// through the package ABI, and the fp64 reference (reference.cpp, the
-// conformance oracle) for the same inputs. The tests reach what the plans'
+// rms_norm/ device_test.cpp) share beside test_device.hpp (the backend, made
+// once per process; the tests skip where it is absent): a kernel run with
+// several inputs, and the fp64 reference (reference.cpp, the conformance
+// oracle) for the same inputs. The tests reach what the plans'
 // modest shapes do not: slices longer than a team's registers and more
 // work-groups than a launch holds.
 #pragma once
@@ -17,16 +17,11 @@
 #include <vector>
 
 #include "common/reference.hpp"
+#include "common/test_device.hpp"
 #include "core/half.hpp"
-#include "registry.hpp"
 #include "runner/kernel_session.hpp"
 
 namespace oprig::opsuite::slice_test {
-
-// The backend, or nullptr with the reason in *why.
-inline std::unique_ptr<Backend> device(const std::string& name, std::string* why) {
-  return create_backend(name, why);
-}
 
 // Deterministic values in [low, high).
 inline std::vector<float> values(size_t n, uint32_t seed, float low, float high) {
@@ -51,14 +46,11 @@ inline harness::HostTensor tensor(oprig_dtype dtype, std::vector<int64_t> shape,
 }
 
 // The kernel's output 0 as floats.
-inline std::vector<float> run(Backend& backend, const std::string& op, const harness::ParamList& params,
+inline std::vector<float> run(harness::TestDevice& device, const std::string& op, const harness::ParamList& params,
                               const std::vector<harness::HostTensor>& inputs, oprig_dtype dtype) {
-  std::string why;
-  const oprig_implementation_v1* impl = harness::opsuite_implementation(backend.kind(), &why);
-  if (impl == nullptr) throw std::runtime_error(why);
   oprig_tensor out{};
   out.dtype = dtype;
-  harness::KernelSession session(backend, *impl, op, params, inputs, {out});
+  harness::KernelSession session(*device.backend, *device.impl, op, params, inputs, {out});
   if (!session.ok()) throw std::runtime_error(session.error());
   if (session.run() != OPRIG_STATUS_OK) throw std::runtime_error(op + ": execute failed");
   const harness::HostTensor y = session.output(0);

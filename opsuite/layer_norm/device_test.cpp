@@ -22,10 +22,9 @@ using harness::ParamList;
 class LayerNormDevice : public ::testing::TestWithParam<const char*> {
  protected:
   void SetUp() override {
-    std::string why;
-    backend_ = slice_test::device(GetParam(), &why);
-    if (backend_ == nullptr) GTEST_SKIP() << GetParam() << " is not available: " << why;
+    if (!device().present()) GTEST_SKIP() << GetParam() << " is not available: " << device().why;
   }
+  harness::TestDevice& device() { return harness::test_device(GetParam()); }
 
   // LayerNorm over the last axis of [rows, n] with gamma and beta, in `dtype`.
   void check(int64_t rows, int64_t n, float offset, float epsilon, oprig_dtype dtype) {
@@ -36,7 +35,7 @@ class LayerNormDevice : public ::testing::TestWithParam<const char*> {
                                                      slice_test::tensor(dtype, {n}, gamma),
                                                      slice_test::tensor(dtype, {n}, beta)};
     const std::vector<float> got =
-        slice_test::run(*backend_, "LayerNorm", ParamList().add_float("epsilon", epsilon), inputs, dtype);
+        slice_test::run(device(), "LayerNorm", ParamList().add_float("epsilon", epsilon), inputs, dtype);
     const std::vector<double> expected = slice_test::reference(
         "LayerNorm", {{"axis", -1}, {"epsilon", epsilon}}, {{rows, n}, {n}, {n}}, {x, gamma, beta});
     ASSERT_EQ(got.size(), expected.size());
@@ -47,8 +46,6 @@ class LayerNormDevice : public ::testing::TestWithParam<const char*> {
       if (!(std::fabs(got[i] - expected[i]) <= atol + rtol * std::fabs(expected[i])) && outside++ == 0) first = i;
     EXPECT_EQ(outside, 0u) << "first at " << first << ": got " << got[first] << ", expected " << expected[first];
   }
-
-  std::unique_ptr<Backend> backend_;
 };
 
 TEST_P(LayerNormDevice, RowLongerThanTheRegisters) {

@@ -20,10 +20,9 @@ using harness::ParamList;
 class RmsNormDevice : public ::testing::TestWithParam<const char*> {
  protected:
   void SetUp() override {
-    std::string why;
-    backend_ = slice_test::device(GetParam(), &why);
-    if (backend_ == nullptr) GTEST_SKIP() << GetParam() << " is not available: " << why;
+    if (!device().present()) GTEST_SKIP() << GetParam() << " is not available: " << device().why;
   }
+  harness::TestDevice& device() { return harness::test_device(GetParam()); }
 
   // RMSNorm of [rows, n] in `dtype` within 1 ulp of the reference.
   void check(int64_t rows, int64_t n, float epsilon, oprig_dtype dtype) {
@@ -32,7 +31,7 @@ class RmsNormDevice : public ::testing::TestWithParam<const char*> {
     const std::vector<harness::HostTensor> inputs = {slice_test::tensor(dtype, {rows, n}, x),
                                                      slice_test::tensor(dtype, {n}, weight)};
     const std::vector<float> got =
-        slice_test::run(*backend_, "RMSNorm", ParamList().add_float("epsilon", epsilon), inputs, dtype);
+        slice_test::run(device(), "RMSNorm", ParamList().add_float("epsilon", epsilon), inputs, dtype);
     const std::vector<double> expected =
         slice_test::reference("RMSNorm", {{"epsilon", epsilon}}, {{rows, n}, {n}}, {x, weight});
     ASSERT_EQ(got.size(), expected.size());
@@ -44,8 +43,6 @@ class RmsNormDevice : public ::testing::TestWithParam<const char*> {
     }
     EXPECT_LE(worst, 1.0) << "element " << at << ": got " << got[at] << ", expected " << expected[at];
   }
-
-  std::unique_ptr<Backend> backend_;
 };
 
 TEST_P(RmsNormDevice, RowLongerThanTheRegisters) {

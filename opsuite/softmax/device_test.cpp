@@ -21,17 +21,16 @@ using harness::ParamList;
 class SoftmaxDevice : public ::testing::TestWithParam<const char*> {
  protected:
   void SetUp() override {
-    std::string why;
-    backend_ = slice_test::device(GetParam(), &why);
-    if (backend_ == nullptr) GTEST_SKIP() << GetParam() << " is not available: " << why;
+    if (!device().present()) GTEST_SKIP() << GetParam() << " is not available: " << device().why;
   }
+  harness::TestDevice& device() { return harness::test_device(GetParam()); }
 
   // Softmax of x (shape, axis, beta) in `dtype` within `bound` ulp of the reference.
   void check(std::vector<int64_t> shape, std::vector<float> x, int64_t axis, float beta, oprig_dtype dtype,
              double bound) {
     const harness::HostTensor in = slice_test::tensor(dtype, shape, x);
     const std::vector<float> got =
-        slice_test::run(*backend_, "Softmax", ParamList().add_int("axis", axis).add_float("beta", beta), {in}, dtype);
+        slice_test::run(device(), "Softmax", ParamList().add_int("axis", axis).add_float("beta", beta), {in}, dtype);
     const std::vector<double> expected =
         slice_test::reference("Softmax", {{"axis", axis}, {"beta", beta}}, {shape}, {x});
     ASSERT_EQ(got.size(), expected.size());
@@ -43,8 +42,6 @@ class SoftmaxDevice : public ::testing::TestWithParam<const char*> {
     }
     EXPECT_LE(worst, bound) << "element " << at << ": got " << got[at] << ", expected " << expected[at];
   }
-
-  std::unique_ptr<Backend> backend_;
 };
 
 TEST_P(SoftmaxDevice, RowLongerThanTheRegisters) {
