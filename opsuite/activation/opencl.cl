@@ -44,8 +44,14 @@ inline V limit_above(V x, float limit) { return select(x, (V)limit, isless((V)li
 inline V limit_below(V x, float limit) { return select(x, (V)limit, isgreater((V)limit, x)); }
 // p 2^n for integral n in [-126, 127] (other n only in lanes whose result is discarded).
 inline V scale_by_pow2(V p, V n) { return p * as_float4((convert_int4_sat(n) + 127) << 23); }
-inline V lookup8(constant const float* table, VI index) {
-  return (V)(table[index.s0], table[index.s1], table[index.s2], table[index.s3]);
+// Entry `index` (0..6) of a table of 7, lane by lane, by the index's bits:
+// selects instead of a per-lane gather from constant memory, which GPUs
+// serialise over distinct addresses.
+inline V lookup7(constant const float* table, VI index) {
+  const VI bit0 = (index & 1) != 0, bit1 = (index & 2) != 0, bit2 = (index & 4) != 0;
+  const V low = select(select((V)table[0], (V)table[1], bit0), select((V)table[2], (V)table[3], bit0), bit1);
+  const V high = select(select((V)table[4], (V)table[5], bit0), (V)table[6], bit1);
+  return select(low, high, bit2);
 }
 
 // ---- exp, as the cpu ---------------------------------------------------------
@@ -184,8 +190,8 @@ inline V gelu_erf(V x) {
   const V a2_err = fms(a, a, a2);
   const VI interval = min(convert_int4(a * 0.5f), 6);
   const V d = a - fma(convert_float4(interval), (V)2.0f, (V)1.0f);
-  V m = lookup8(kMills[kMillsDegree], interval);
-  for (int j = kMillsDegree - 1; j >= 0; --j) m = fma(m, d, lookup8(kMills[j], interval));
+  V m = lookup7(kMills[kMillsDegree], interval);
+  for (int j = kMillsDegree - 1; j >= 0; --j) m = fma(m, d, lookup7(kMills[j], interval));
   const VI rare = isless(x, (V)-13.0f);
   const V gauss = exp_hi_lo(fmax(a2 * -0.5f, (V)-87.0f), a2_err * -0.5f);
   const V tail = gauss * m;  // Phi(-a)

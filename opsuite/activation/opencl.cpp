@@ -140,7 +140,9 @@ oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
     ok = set_kernel_args(kernel, x, y, n);
   }
   if (!ok) return OPRIG_STATUS_BACKEND_ERROR;
-  const ClGrid grid = grid_stride_range(k->count / 4, kernel, k->device);
+  // UINT_8: each work-group first evaluates the 256-entry table, so each
+  // work-item is given 16 vectors (64 codes) at least.
+  const ClGrid grid = grid_stride_range(k->dtype == OPRIG_DTYPE_UINT_8 ? k->count / 64 : k->count / 4, kernel, k->device);
   ClEnqueue enqueue(k->queue);
   const oprig_status st = enqueue.kernel(kernel, 1, &grid.global, &grid.local);
   if (st != OPRIG_STATUS_OK) return st;

@@ -1,4 +1,5 @@
 #version 450
+#extension GL_EXT_control_flow_attributes : require
 // Activation, vulkan: the eight functions of the spec (spec constant kMode,
 // in the order of the spec's Enumeration) on FLOAT_32, FLOAT_16 (packed two
 // to a 32-bit word, converted exactly in integers by fp16_bits.glsl: fp32
@@ -239,8 +240,15 @@ uvec4 gelu_tanh(vec4 x) {
   return y;
 }
 
-vec4 mills_coefficient(int j, ivec4 interval) {
-  return vec4(kMills[j][interval.x], kMills[j][interval.y], kMills[j][interval.z], kMills[j][interval.w]);
+// Coefficient j of the interval's Mills polynomial, lane by lane, picked
+// from the 7 constants by the interval's bits: a per-lane index into a
+// constant array is a private copy of the whole array on some drivers
+// (llvmpipe: 200x slower), and shared memory gathers lane by lane there.
+vec4 mills_coefficient(int j, bvec4 bit0, bvec4 bit1, bvec4 bit2) {
+  vec4 low = mix(mix(vec4(kMills[j][0]), vec4(kMills[j][1]), bit0), mix(vec4(kMills[j][2]), vec4(kMills[j][3]), bit0),
+                 bit1);
+  vec4 high = mix(mix(vec4(kMills[j][4]), vec4(kMills[j][5]), bit0), vec4(kMills[j][6]), bit1);
+  return mix(low, high, bit2);
 }
 
 // x Phi(x), Phi(-a) = e^(-a^2/2) M(a) (see activation_math.inl). Beyond 13
@@ -254,8 +262,11 @@ uvec4 gelu_erf(vec4 x) {
   vec4 a2_err = product_error(a_hi, a_lo, a_hi, a_lo, a2);
   ivec4 interval = min(ivec4(a * 0.5), ivec4(6));
   vec4 d = a - fma(vec4(interval), vec4(2.0), vec4(1.0));
-  vec4 m = mills_coefficient(kMillsDegree, interval);
-  for (int j = kMillsDegree - 1; j >= 0; --j) m = fma(m, d, mills_coefficient(j, interval));
+  bvec4 bit0 = notEqual(interval & 1, ivec4(0)), bit1 = notEqual(interval & 2, ivec4(0)),
+        bit2 = notEqual(interval & 4, ivec4(0));
+  vec4 m = mills_coefficient(kMillsDegree, bit0, bit1, bit2);
+  // Unrolled, so that every table index is a constant.
+  [[unroll]] for (int j = kMillsDegree - 1; j >= 0; --j) m = fma(m, d, mills_coefficient(j, bit0, bit1, bit2));
   vec4 gauss = exp_hi_lo(max(a2 * -0.5, vec4(-87.0)), a2_err * -0.5, 0.0);
   vec4 tail = gauss * m;  // Phi(-a)
   vec4 y = mix(fma(-x, tail, x), x * tail, lessThan(x, vec4(0.0)));

@@ -113,8 +113,11 @@ oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   if (!k->prepared) return OPRIG_STATUS_INVALID_ARGUMENT;
   if (k->push.count == 0) return OPRIG_STATUS_OK;
   const oprig_tensor tensors[2] = {inputs[0], outputs[0]};
+  // UINT_8: each workgroup first evaluates the 256-entry table (4 entries per
+  // invocation), so each invocation is given 16 words (64 codes) at least.
+  const uint64_t steps = k->type == kUint8 ? k->push.count / 64 : k->push.count / 4;
   return k->pipelines.record(static_cast<VkCommandBuffer>(info->vk_command_buffer), pipeline_of(*k), tensors,
-                             &k->push, sizeof k->push, std::min<uint64_t>(k->push.count / 4, kGridStrideMaxItems));
+                             &k->push, sizeof k->push, std::min<uint64_t>(steps, kGridStrideMaxItems));
 }
 
 void destroy(oprig_kernel* handle) { delete from_handle<ActivationVulkan>(handle); }

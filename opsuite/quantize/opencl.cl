@@ -1,8 +1,8 @@
 // Quantize for the opencl backend:
 //   code = clamp(round_half_to_even(fp32(x / scale)) + zero_point, qmin, qmax)
-// NaN gives the zero point. The rounding is the op, so every code is exact
-// on any device: no reliance on a correctly rounded division (OpenCL's may be
-// 2.5 ulp off), on fp64 or on fp32 denormals.
+// NaN gives the zero point (saturated). The rounding is the op, so every
+// code is exact on any device: no reliance on a correctly rounded division
+// (OpenCL's may be 2.5 ulp off), on fp64 or on fp32 denormals.
 //
 // Fast path: q = x * r with r = RN(1 / scale) from the host (the host takes
 // it only for scales in [2^-100, 2^100], so r is normal and a denormal x,
@@ -103,8 +103,8 @@ inline int4 quantize4(const float4 x, const float reciprocal, const uint scale_b
     }
     n = (int4)(out[0], out[1], out[2], out[3]);
   }
-  const int4 code = clamp(n + zero_point, lowest, highest);
-  return select(code, (int4)zero_point, isnan(x));
+  // NaN: the zero point (saturated, as the cpu kernel does for one outside the code range).
+  return clamp(select(n, (int4)0, isnan(x)) + zero_point, lowest, highest);
 }
 
 #define OPRIG_QUANTIZE_KERNEL(name, code_type, convert4)                                                        \

@@ -1,9 +1,9 @@
 #version 450
 // Quantize, vulkan: UINT_8 or INT_8 codes (spec constant kSigned),
 //   code = clamp(round_half_to_even(fp32(x / scale)) + zero_point, qmin, qmax)
-// NaN gives the zero point. Exact on any driver: GLSL's division may be 2.5
-// ulp off and some drivers (lavapipe) flush fp32 denormals, so neither is
-// used. The method is opencl.cl's (see there for the bound):
+// NaN gives the zero point (saturated). Exact on any driver: GLSL's
+// division may be 2.5 ulp off and some drivers (lavapipe) flush fp32
+// denormals, so neither is used. The method is opencl.cl's (see there for the bound):
 //   fast path: q = x * r, r = RN(1 / scale) from the host (scales in
 //   [2^-100, 2^100]); rint(q) is the code's integer unless a half-integer
 //   lies within 2^-21 |q| of q;
@@ -103,8 +103,8 @@ uint quantize(uvec4 bits) {
         n[lane] = exact_quotient_rint(bits[lane], p.scale_bits);
     }
   }
+  n = mix(n, ivec4(0), greaterThan(magnitude, uvec4(0x7f800000u)));  // NaN: the zero point (saturated)
   ivec4 code = clamp(n + p.zero_point, ivec4(p.lowest), ivec4(p.highest));
-  code = mix(code, ivec4(p.zero_point), greaterThan(magnitude, uvec4(0x7f800000u)));  // NaN
   uvec4 bytes = uvec4(code) & 0xffu;
   return bytes.x | (bytes.y << 8) | (bytes.z << 16) | (bytes.w << 24);
 }
