@@ -30,10 +30,11 @@
 //     number;
 //   - fma() is not one rounding in Vulkan ("inherited from OpFMul followed
 //     by OpFAdd"), and `precise` does not reach it (glslang puts no
-//     NoContraction on an extended instruction, so Mesa may rewrite it:
-//     lavapipe turns fma(a, b, -a b) into 0). So the exact parts are
-//     Dekker's products (Veltkamp's split) and Knuth's sums of `precise`
-//     multiplications and additions, which Vulkan rounds correctly: the
+//     NoContraction on an extended instruction, so a driver's optimiser may
+//     rewrite it: on lavapipe the cpu's fma-written error terms lost their
+//     precision, SIGMOID came out 66 ulp off near x = -72). So the exact
+//     parts are Dekker's products (Veltkamp's split) and Knuth's sums of
+//     `precise` multiplications and additions, which Vulkan rounds correctly: the
 //     division's residual, GELU_TANH's exponent and GELU_ERF's x^2 as float
 //     pairs; Cody-Waite's n ln2_hi is exact by construction. fma() stays
 //     where its rounding does not matter (the polynomials);
@@ -152,10 +153,10 @@ vec4 sum_error(vec4 a, vec4 b, vec4 s) {
 }
 
 // a / b within a sliver of half an ulp whatever OpFDiv's accuracy, for
-// 1 <= b < 2^100 and quotients of at least 2^-102: q corrected by the exact
-// residual a - q b = (a - p) - error(p) (a - p is exact, p being within a
-// few ulp of a). Quotients of 2^100 and beyond, and +-Inf, pass as they are
-// (they are the dividend itself there: b rounds to 1).
+// 1 <= b < 2^114 (the split's range) and quotients of at least 2^-102: q
+// corrected by the exact residual a - q b = (a - p) - error(p) (a - p is
+// exact, p being within a few ulp of a). Quotients of 2^100 and beyond,
+// and +-Inf, pass as they are (they are the dividend itself there: b is 1).
 vec4 divide(vec4 a, vec4 b) {
   precise vec4 q = a / b;
   vec4 q_hi, q_lo, b_hi, b_lo;
