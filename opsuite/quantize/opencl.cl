@@ -22,57 +22,55 @@
 // 4-byte store) in a grid-stride loop; the last n % 4 go to the first
 // work-items.
 
-// rint(fp32(x / s)) for finite x and finite s > 0 (as bits), limited to +-2^30.
-inline int exact_quotient_rint(const uint x_bits, const uint s_bits) {
-  const uint x_magnitude = x_bits & 0x7fffffffu;
-  if (x_magnitude == 0u) return 0;
+#define SATURATED (1 << 30)
+
+// rint(fp32(x / s)) for finite x and finite s > 0 (x as bits, 4 lanes),
+// limited to +-2^30. Straight-line vector code (selects, a loop of fixed
+// length): a branch per lane would keep PoCL from vectorising across
+// work-items, and this runs only where a lane needs it.
+inline int4 exact_quotient_rint(const uint4 x_bits, const uint s_bits) {
+  const uint4 x_magnitude = x_bits & 0x7fffffffu;
   // value = mantissa 2^exponent with 24-bit integer mantissas (denormals: exponent field 1, no hidden bit).
-  const uint x_field = x_magnitude >> 23, s_field = s_bits >> 23;
-  uint xm = x_field == 0u ? x_magnitude : (x_magnitude & 0x7fffffu) | 0x800000u;
+  const uint4 x_field = x_magnitude >> 23;
+  const uint s_field = s_bits >> 23;
+  uint4 xm = select((x_magnitude & 0x7fffffu) | 0x800000u, x_magnitude, x_field == 0u);
   uint sm = s_field == 0u ? s_bits : (s_bits & 0x7fffffu) | 0x800000u;
-  int xe = (int)max(x_field, 1u) - 150, se = (int)max(s_field, 1u) - 150;
-  // Both mantissas to [2^23, 2^24), then xm / sm to [1, 2).
-  const int x_shift = clz(xm) - 8, s_shift = clz(sm) - 8;
-  xm <<= x_shift;
+  // Both mantissas to [2^23, 2^24), then xm / sm to [1, 2) (a zero x gives garbage, replaced below).
+  const int4 x_shift = as_int4(clz(xm)) - 8;
+  const int s_shift = (int)clz(sm) - 8;
+  xm <<= as_uint4(x_shift);
   sm <<= s_shift;
-  int e = (xe - x_shift) - (se - s_shift);  // x / s = (xm / sm) 2^e
-  if (xm < sm) {
-    xm <<= 1;
-    --e;
-  }
-  if (e <= -2) return 0;  // |x / s| < 1/2, so Q <= 1/2 and rint(Q) = 0
-  const int sign = (int)(x_bits >> 31);
-  if (e >= 30) return sign ? -(1 << 30) : (1 << 30);
+  int4 e = (as_int4(max(x_field, 1u)) - 150 - x_shift) - ((int)max(s_field, 1u) - 150 - s_shift);
+  const int4 below = xm < sm;  // -1 where true
+  xm = select(xm, xm << 1, below);
+  e += below;
   // 26 quotient bits: q = floor(xm 2^25 / sm) in [2^25, 2^26), r the remainder.
-  uint q = 1u, r = xm - sm;
+  uint4 q = 1u, r = xm - sm;
   for (int bit = 0; bit < 25; ++bit) {
     r <<= 1;
-    q <<= 1;
-    if (r >= sm) {
-      r -= sm;
-      q |= 1u;
-    }
+    const int4 fits = r >= sm;
+    r -= select((uint4)0u, (uint4)sm, fits);
+    q = (q << 1) | (as_uint4(fits) & 1u);
   }
   // Q = m 2^(e - 23), m the quotient rounded to 24 bits, to nearest even.
-  uint m = q >> 2;
-  const uint round_bit = (q >> 1) & 1u;
-  const uint sticky = (q & 1u) | (r != 0u ? 1u : 0u);
-  if (round_bit != 0u && (sticky != 0u || (m & 1u) != 0u)) ++m;
-  if (m == 0x1000000u) {
-    m = 0x800000u;
-    ++e;
-  }
-  uint n;
-  if (e >= 23) {
-    n = m << (e - 23);  // e <= 30: below 2^31
-  } else {
-    const uint shift = (uint)(23 - e);  // 1 .. 24
-    n = m >> shift;
-    const uint rest = m & ((1u << shift) - 1u), half_way = 1u << (shift - 1u);
-    if (rest > half_way || (rest == half_way && (n & 1u) != 0u)) ++n;
-  }
-  n = min(n, 1u << 30);
-  return sign ? -(int)n : (int)n;
+  uint4 m = q >> 2;
+  const int4 round_up = ((q & 2u) != 0u) & (((q & 1u) != 0u) | (r != 0u) | ((m & 1u) != 0u));
+  m -= as_uint4(round_up);  // + 1 where set
+  const int4 carry = m == 0x1000000u;
+  m = select(m, (uint4)0x800000u, carry);
+  e -= carry;
+  // rint(Q): shifted left for e >= 23 (e <= 30: below 2^31), else the
+  // fraction rounded half to even (shift 1 .. 24; OpenCL shifts wrap, so
+  // the lanes that do not use a shift stay defined).
+  const uint4 shift = as_uint4(23 - e);
+  const uint4 low = m >> shift;
+  const uint4 rest = m & (((uint4)1u << shift) - 1u), half_way = (uint4)1u << (shift - 1u);
+  const int4 up = (rest > half_way) | ((rest == half_way) & ((low & 1u) != 0u));
+  uint4 n = select(low - as_uint4(up), m << as_uint4(e - 23), e >= 23);
+  n = min(n, (uint4)SATURATED);
+  n = select(n, (uint4)SATURATED, e >= 30);
+  n = select(n, (uint4)0u, (e <= -2) | (x_magnitude == 0u));  // |x / s| < 1/2: rint(Q) = 0
+  return select(as_int4(n), -as_int4(n), as_int4(x_bits) < 0);
 }
 
 inline int4 quantize4(const float4 x, const float reciprocal, const uint scale_bits, const int fast,
@@ -82,26 +80,14 @@ inline int4 quantize4(const float4 x, const float reciprocal, const uint scale_b
   const float4 fraction = a - floor(a);
   const int4 near_tie = islessequal(fabs(fraction - 0.5f), a * 0x1p-21f) | (int4)(fast == 0 ? -1 : 0);
   const int4 big = isgreaterequal(a, (float4)0x1p22f);  // +-Inf too
-  const int4 rounded = convert_int4(rint(select(q, (float4)0.0f, big)));
-  const uint4 bits = as_uint4(x);
-  int4 n = rounded;
+  int4 n = convert_int4(rint(select(q, (float4)0.0f, big)));
   if (any(near_tie | big)) {
-    const int nr[4] = {rounded.s0, rounded.s1, rounded.s2, rounded.s3};
-    const int ties[4] = {near_tie.s0, near_tie.s1, near_tie.s2, near_tie.s3};
-    const int bigs[4] = {big.s0, big.s1, big.s2, big.s3};
-    const uint xb[4] = {bits.s0, bits.s1, bits.s2, bits.s3};
-    const float qs[4] = {q.s0, q.s1, q.s2, q.s3};
-    int out[4];
-    for (int lane = 0; lane < 4; ++lane) {
-      const uint magnitude = xb[lane] & 0x7fffffffu;
-      if (magnitude >= 0x7f800000u || (bigs[lane] && fast != 0 && fabs(qs[lane]) >= 0x1p26f))
-        out[lane] = (xb[lane] >> 31) != 0u ? -(1 << 30) : (1 << 30);  // +-Inf (NaN is replaced below), or far out
-      else if (ties[lane] || bigs[lane])
-        out[lane] = exact_quotient_rint(xb[lane], scale_bits);
-      else
-        out[lane] = nr[lane];
-    }
-    n = (int4)(out[0], out[1], out[2], out[3]);
+    const uint4 bits = as_uint4(x);
+    // +-Inf (and NaN, replaced below), or beyond 2^26 on the fast path: saturated.
+    const int4 far = ((bits & 0x7fffffffu) >= 0x7f800000u) | (big & (int4)(fast != 0 ? -1 : 0) & isgreaterequal(a, (float4)0x1p26f));
+    const int4 exact = exact_quotient_rint(bits, scale_bits);
+    n = select(n, exact, near_tie | big);
+    n = select(n, select((int4)SATURATED, (int4)-SATURATED, as_int4(bits) < 0), far);
   }
   // NaN: the zero point (saturated, as the cpu kernel does for one outside the code range).
   return clamp(select(n, (int4)0, isnan(x)) + zero_point, lowest, highest);

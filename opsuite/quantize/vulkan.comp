@@ -10,7 +10,9 @@
 //   exact path (near ties, 2^22 <= |q| < 2^26, and every element for other
 //   scales): fp32(x / scale) by long division of the integer mantissas, then
 //   rounded half to even, in 32-bit integers.
-// x * r and its use are `precise`: no fusing into anything else.
+// x * r and its use are `precise`: no fusing into anything else. (opencl.cl
+// writes the exact path as straight-line vector code for PoCL; here a lane
+// that needs it branches, which GPUs and lavapipe take in their stride.)
 //
 // The codes are stored as 32-bit words (4 codes each, no 8-bit storage
 // feature needed). Each invocation turns one uvec4 of inputs into one word
