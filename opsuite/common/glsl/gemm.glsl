@@ -1,0 +1,107 @@
+// A tiled GEMM building block for compute shaders, C = A B with fp32
+// accumulation: the GLSL twin of common/opencl/gemm.cl (the same tiling,
+// staging and work-item layout; read its header), with the tile as
+// specialization constants the host sets from common/gemm_tiles.hpp:
+//   constant 1: bit 0 A transposed, bit 1 B transposed (BLAS storage:
+//               A(m, k) = A^T ? a[k lda + m] : a[m lda + k]; B likewise)
+//   constant 2: MWG | NWG << 16    constant 3: KWG
+//   constant 4: VWM | VWN << 8     constant 5: MDIMC    constant 6: NDIMC
+// and the work-group NDIMC x MDIMC (x = n). Constant 7 is the includer's.
+//
+// Before including, a shader defines the element loaders
+//   float oprig_gemm_a(uint index);  float oprig_gemm_b(uint index);
+// (index into the storage of A and B: fp32 words, fp16 in pairs, or a
+// column matrix computed on the fly). oprig_gemm_tile() leaves this
+// invocation's MWI x NWI results in oprig_gemm_acc.
+//
+// Used by MatMul (matmul/vulkan.comp); Conv2D's im2col path can use it too.
+#ifndef OPRIG_GEMM_GLSL
+#define OPRIG_GEMM_GLSL
+
+#extension GL_EXT_control_flow_attributes : require
+
+layout(constant_id = 1) const uint kGemmLayout = 0u;
+layout(constant_id = 2) const uint kGemmTile = 32u | (32u << 16);
+layout(constant_id = 3) const uint kGemmKwg = 16u;
+layout(constant_id = 4) const uint kGemmVectors = 1u | (1u << 8);
+layout(constant_id = 5) const uint kGemmMdimc = 8u;
+layout(constant_id = 6) const uint kGemmNdimc = 8u;
+layout(local_size_x_id = 6, local_size_y_id = 5) in;
+
+const bool kGemmTransA = (kGemmLayout & 1u) != 0u;
+const bool kGemmTransB = (kGemmLayout & 2u) != 0u;
+const uint kGemmMwg = kGemmTile & 0xffffu;
+const uint kGemmNwg = kGemmTile >> 16;
+const uint kGemmVwm = kGemmVectors & 0xffu;
+const uint kGemmVwn = kGemmVectors >> 8;
+const uint kGemmMwi = kGemmMwg / kGemmMdimc;
+const uint kGemmNwi = kGemmNwg / kGemmNdimc;
+const uint kGemmThreads = kGemmMdimc * kGemmNdimc;
+// Local tiles in global memory's orientation, contiguous dimension last; a
+// k-contiguous tile has KWG + 1 floats per row.
+const uint kGemmAStride = kGemmTransA ? kGemmMwg : kGemmKwg + 1u;
+const uint kGemmBStride = kGemmTransB ? kGemmKwg + 1u : kGemmNwg;
+
+shared float oprig_gemm_as[kGemmMwg * (kGemmKwg + 1u)];
+shared float oprig_gemm_bs[kGemmNwg * (kGemmKwg + 1u)];
+float oprig_gemm_acc[kGemmMwi * kGemmNwi];
+
+// This invocation's row of accumulator row i, and column of accumulator
+// column j, within the work-group's tile.
+uint oprig_gemm_row(uint i) {
+  return (i / kGemmVwm) * (kGemmMdimc * kGemmVwm) + gl_LocalInvocationID.y * kGemmVwm + i % kGemmVwm;
+}
+uint oprig_gemm_col(uint j) {
+  return (j / kGemmVwn) * (kGemmNdimc * kGemmVwn) + gl_LocalInvocationID.x * kGemmVwn + j % kGemmVwn;
+}
+
+// Stages the rows x cols slice of A (is_a) or B whose element (r, c) is at
+// base + (r0 + r) ld + c0 + c (c contiguous) into tile[r stride + c], zeros
+// outside rows_left x cols_left.
+void oprig_gemm_stage(bool is_a, uint base, uint ld, uint r0, uint c0, uint rows_left, uint cols_left, uint rows,
+                      uint cols, uint stride) {
+  uint t = gl_LocalInvocationID.y * kGemmNdimc + gl_LocalInvocationID.x;
+  for (uint e = t; e < rows * cols; e += kGemmThreads) {
+    uint r = e / cols, c = e % cols;
+    uint index = base + (r0 + r) * ld + c0 + c;
+    bool inside = r < rows_left && c < cols_left;
+    if (is_a)
+      oprig_gemm_as[r * stride + c] = inside ? oprig_gemm_a(index) : 0.0;
+    else
+      oprig_gemm_bs[r * stride + c] = inside ? oprig_gemm_b(index) : 0.0;
+  }
+}
+
+// oprig_gemm_acc[i * NWI + j] = sum over k of A(m0 + row(i), k) B(k, n0 + col(j))
+// for the tile at (m0, n0) of the m x n product of the matrices at a_base
+// and b_base. Every invocation of the work-group must call it (barriers).
+void oprig_gemm_tile(uint a_base, uint lda, uint b_base, uint ldb, uint m, uint n, uint k, uint m0, uint n0) {
+  uint rows[kGemmMwi], cols[kGemmNwi];
+  [[unroll]] for (uint i = 0u; i < kGemmMwi; ++i) rows[i] = oprig_gemm_row(i);
+  [[unroll]] for (uint j = 0u; j < kGemmNwi; ++j) cols[j] = oprig_gemm_col(j);
+  [[unroll]] for (uint e = 0u; e < kGemmMwi * kGemmNwi; ++e) oprig_gemm_acc[e] = 0.0;
+  for (uint k0 = 0u; k0 < k; k0 += kGemmKwg) {
+    barrier();  // the previous slice has been read
+    if (kGemmTransA)
+      oprig_gemm_stage(true, a_base, lda, k0, m0, k - k0, m - m0, kGemmKwg, kGemmMwg, kGemmAStride);
+    else
+      oprig_gemm_stage(true, a_base, lda, m0, k0, m - m0, k - k0, kGemmMwg, kGemmKwg, kGemmAStride);
+    if (kGemmTransB)
+      oprig_gemm_stage(false, b_base, ldb, n0, k0, n - n0, k - k0, kGemmNwg, kGemmKwg, kGemmBStride);
+    else
+      oprig_gemm_stage(false, b_base, ldb, k0, n0, k - k0, n - n0, kGemmKwg, kGemmNwg, kGemmBStride);
+    barrier();
+    for (uint kk = 0u; kk < kGemmKwg; ++kk) {
+      float av[kGemmMwi], bv[kGemmNwi];
+      [[unroll]] for (uint i = 0u; i < kGemmMwi; ++i)
+        av[i] = kGemmTransA ? oprig_gemm_as[kk * kGemmAStride + rows[i]] : oprig_gemm_as[rows[i] * kGemmAStride + kk];
+      [[unroll]] for (uint j = 0u; j < kGemmNwi; ++j)
+        bv[j] = kGemmTransB ? oprig_gemm_bs[cols[j] * kGemmBStride + kk] : oprig_gemm_bs[kk * kGemmBStride + cols[j]];
+      [[unroll]] for (uint i = 0u; i < kGemmMwi; ++i)
+        [[unroll]] for (uint j = 0u; j < kGemmNwi; ++j)
+          oprig_gemm_acc[i * kGemmNwi + j] = fma(av[i], bv[j], oprig_gemm_acc[i * kGemmNwi + j]);
+    }
+  }
+}
+
+#endif

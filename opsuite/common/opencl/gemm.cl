@@ -1,0 +1,114 @@
+// A tiled GEMM building block, C = A B with fp32 accumulation, in the
+// design of CLBlast's xgemm (its code is not copied): the tile sizes are
+// macros the host sets per device (common/gemm_tiles.hpp writes them as
+// build options), never literals here. One work-group computes an
+// OPRIG_GEMM_MWG x OPRIG_GEMM_NWG tile of C, staging OPRIG_GEMM_KWG-deep
+// slices of A and B through local memory; its OPRIG_GEMM_NDIMC x
+// OPRIG_GEMM_MDIMC work-items (local size x = n, y = m) each accumulate
+// MWI x NWI outputs in registers: rows in chunks of OPRIG_GEMM_VWM
+// contiguous rows, chunk c of work-item y at c * MDIMC * VWM + y * VWM
+// (columns likewise with NDIMC, VWN), so local reads are contiguous within
+// a chunk and conflict-free across work-items.
+//
+// Storage as BLAS names it: A(m, k) = OPRIG_GEMM_TRANS_A ? a[k lda + m] :
+// a[m lda + k]; B(k, n) = OPRIG_GEMM_TRANS_B ? b[n ldb + k] : b[k ldb + n];
+// elements of OPRIG_GEMM_T (float, or half read through vload_half when
+// OPRIG_GEMM_HALF is 1). The local tiles keep global memory's orientation,
+// so a work-group reads global memory along its contiguous dimension and
+// writes local memory without bank conflicts; a tile whose contiguous
+// dimension is k gets one padding column. Elements outside the matrices
+// (tails of M, N and K) are staged as zeros.
+//
+// Used by MatMul (matmul/opencl.cl); Conv2D's im2col path can use it too
+// (weights as A with lda = Cin kh kw, the column matrix as B: C is then NCHW).
+// Compiled only in programs built with the OPRIG_GEMM_* options.
+#ifdef OPRIG_GEMM_MWG
+
+#define OPRIG_GEMM_MWI (OPRIG_GEMM_MWG / OPRIG_GEMM_MDIMC)
+#define OPRIG_GEMM_NWI (OPRIG_GEMM_NWG / OPRIG_GEMM_NDIMC)
+#define OPRIG_GEMM_THREADS (OPRIG_GEMM_MDIMC * OPRIG_GEMM_NDIMC)
+// Local tiles: contiguous dimension last; a k-contiguous tile has KWG + 1
+// floats per row.
+#define OPRIG_GEMM_A_STRIDE (OPRIG_GEMM_TRANS_A ? OPRIG_GEMM_MWG : OPRIG_GEMM_KWG + 1)
+#define OPRIG_GEMM_B_STRIDE (OPRIG_GEMM_TRANS_B ? OPRIG_GEMM_KWG + 1 : OPRIG_GEMM_NWG)
+// Floats of the two local arrays the kernel declares and passes in.
+#define OPRIG_GEMM_A_LOCAL (OPRIG_GEMM_MWG * (OPRIG_GEMM_KWG + 1))
+#define OPRIG_GEMM_B_LOCAL (OPRIG_GEMM_NWG * (OPRIG_GEMM_KWG + 1))
+
+#if OPRIG_GEMM_HALF
+#define OPRIG_GEMM_T half
+#define OPRIG_GEMM_LOAD(p, i) vload_half((i), (p))
+#else
+#define OPRIG_GEMM_T float
+#define OPRIG_GEMM_LOAD(p, i) ((p)[i])
+#endif
+
+// This work-item's row of accumulator row i, and column of accumulator
+// column j, within the work-group's tile.
+inline uint oprig_gemm_row(const uint i) {
+  return (i / OPRIG_GEMM_VWM) * (OPRIG_GEMM_MDIMC * OPRIG_GEMM_VWM) + (uint)get_local_id(1) * OPRIG_GEMM_VWM +
+         i % OPRIG_GEMM_VWM;
+}
+inline uint oprig_gemm_col(const uint j) {
+  return (j / OPRIG_GEMM_VWN) * (OPRIG_GEMM_NDIMC * OPRIG_GEMM_VWN) + (uint)get_local_id(0) * OPRIG_GEMM_VWN +
+         j % OPRIG_GEMM_VWN;
+}
+
+// Stages the rows x cols slice of a matrix whose element (r, c) is
+// p[(r0 + r) ld + c0 + c] (c contiguous) into tile[r stride + c], zeros
+// outside rows_left x cols_left. Every work-item of the group takes part.
+inline void oprig_gemm_stage(global const OPRIG_GEMM_T* p, const uint ld, const uint r0, const uint c0,
+                             const uint rows_left, const uint cols_left, const uint rows, const uint cols,
+                             const uint stride, local float* tile) {
+  const uint t = (uint)get_local_id(1) * OPRIG_GEMM_NDIMC + (uint)get_local_id(0);
+  for (uint e = t; e < rows * cols; e += OPRIG_GEMM_THREADS) {
+    const uint r = e / cols, c = e % cols;
+    tile[r * stride + c] = r < rows_left && c < cols_left ? OPRIG_GEMM_LOAD(p, (r0 + r) * ld + c0 + c) : 0.0f;
+  }
+}
+
+// acc[i * NWI + j] = sum over k of A(m0 + row(i), k) B(k, n0 + col(j)), for
+// the tile at (m0, n0) of the m x n result. Every work-item of the group
+// must call it (it holds barriers); `as` and `bs` are the local arrays of
+// OPRIG_GEMM_A_LOCAL and OPRIG_GEMM_B_LOCAL floats.
+inline void oprig_gemm_tile(global const OPRIG_GEMM_T* a, const uint lda, global const OPRIG_GEMM_T* b,
+                            const uint ldb, const uint m, const uint n, const uint k, const uint m0, const uint n0,
+                            local float* as, local float* bs, float* acc) {
+  uint rows[OPRIG_GEMM_MWI], cols[OPRIG_GEMM_NWI];
+#pragma unroll
+  for (uint i = 0; i < OPRIG_GEMM_MWI; ++i) rows[i] = oprig_gemm_row(i);
+#pragma unroll
+  for (uint j = 0; j < OPRIG_GEMM_NWI; ++j) cols[j] = oprig_gemm_col(j);
+#pragma unroll
+  for (uint e = 0; e < OPRIG_GEMM_MWI * OPRIG_GEMM_NWI; ++e) acc[e] = 0.0f;
+  for (uint k0 = 0; k0 < k; k0 += OPRIG_GEMM_KWG) {
+    barrier(CLK_LOCAL_MEM_FENCE);  // the previous slice has been read
+#if OPRIG_GEMM_TRANS_A
+    oprig_gemm_stage(a, lda, k0, m0, k - k0, m - m0, OPRIG_GEMM_KWG, OPRIG_GEMM_MWG, OPRIG_GEMM_A_STRIDE, as);
+#else
+    oprig_gemm_stage(a, lda, m0, k0, m - m0, k - k0, OPRIG_GEMM_MWG, OPRIG_GEMM_KWG, OPRIG_GEMM_A_STRIDE, as);
+#endif
+#if OPRIG_GEMM_TRANS_B
+    oprig_gemm_stage(b, ldb, n0, k0, n - n0, k - k0, OPRIG_GEMM_NWG, OPRIG_GEMM_KWG, OPRIG_GEMM_B_STRIDE, bs);
+#else
+    oprig_gemm_stage(b, ldb, k0, n0, k - k0, n - n0, OPRIG_GEMM_KWG, OPRIG_GEMM_NWG, OPRIG_GEMM_B_STRIDE, bs);
+#endif
+    barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll 4
+    for (uint kk = 0; kk < OPRIG_GEMM_KWG; ++kk) {
+      float av[OPRIG_GEMM_MWI], bv[OPRIG_GEMM_NWI];
+#pragma unroll
+      for (uint i = 0; i < OPRIG_GEMM_MWI; ++i)
+        av[i] = OPRIG_GEMM_TRANS_A ? as[kk * OPRIG_GEMM_A_STRIDE + rows[i]] : as[rows[i] * OPRIG_GEMM_A_STRIDE + kk];
+#pragma unroll
+      for (uint j = 0; j < OPRIG_GEMM_NWI; ++j)
+        bv[j] = OPRIG_GEMM_TRANS_B ? bs[cols[j] * OPRIG_GEMM_B_STRIDE + kk] : bs[kk * OPRIG_GEMM_B_STRIDE + cols[j]];
+#pragma unroll
+      for (uint i = 0; i < OPRIG_GEMM_MWI; ++i)
+#pragma unroll
+        for (uint j = 0; j < OPRIG_GEMM_NWI; ++j) acc[i * OPRIG_GEMM_NWI + j] = fma(av[i], bv[j], acc[i * OPRIG_GEMM_NWI + j]);
+    }
+  }
+}
+
+#endif  // OPRIG_GEMM_MWG
