@@ -5,18 +5,26 @@
 // its tiles here too.
 //
 // A candidate is taken when the device can run it (work-group size, local
-// memory) and the problem gives it enough work-groups to occupy the
-// device's compute units; the last runnable candidate is the fallback.
+// memory), the product is at least half its tile in each dimension (else
+// most of the tile's work is padding: batches of small matrices), and the
+// problem gives it enough work-groups to occupy the device's compute units;
+// the last runnable candidate is the fallback.
 // GPUs: 128 x 128 tiles of 8 x 8 per work-item (the register blocking that
 // makes a GEMM compute-bound on NVIDIA and AMD parts), then 64 x 64 and
 // 32 x 32 for products too small to fill the device. CPU drivers (PoCL,
 // lavapipe): 128 x 128 with a 32-deep slice, measured fastest on PoCL here
 // (see matmul/README.md), and 32 x 32 for small products.
+//
+// OPRIG_GEMM_TILES=gpu (or cpu) in the environment takes that table on any
+// device: the unit tests run the GPU tiles on PoCL and lavapipe so that a
+// real GPU never runs a tile shape nobody has checked.
 #pragma once
 
 #include <cstdint>
+#include <cstdlib>
 #include <span>
 #include <string>
+#include <string_view>
 
 namespace oprig::opsuite {
 
@@ -24,10 +32,11 @@ struct GemmTiles {
   uint32_t mwg, nwg, kwg;  // the work-group's tile: M x N outputs, K-deep slices
   uint32_t mdimc, ndimc;   // work-items along M and N (local size y and x)
   uint32_t vwm, vwn;       // contiguous rows / columns per work-item chunk
+  uint32_t pad;            // floats after each k row of a local tile (bank spread; keep vwm, vwn aligned)
 
   uint32_t threads() const { return mdimc * ndimc; }
   // Bytes of local memory of the two staged slices (gemm.cl's OPRIG_GEMM_A_LOCAL + _B_LOCAL).
-  uint64_t local_bytes() const { return uint64_t{4} * (mwg + nwg) * (kwg + 1); }
+  uint64_t local_bytes() const { return uint64_t{4} * kwg * (mwg + nwg + 2 * pad); }
   uint64_t groups(uint64_t m, uint64_t n, uint64_t batches) const {
     return (m + mwg - 1) / mwg * ((n + nwg - 1) / nwg) * batches;
   }
@@ -42,25 +51,28 @@ struct GemmDevice {
 };
 
 inline constexpr GemmTiles kGpuGemmTiles[] = {
-    {128, 128, 16, 16, 16, 4, 4},
-    {64, 64, 16, 16, 16, 2, 2},
-    {32, 32, 16, 8, 8, 2, 2},
+    {128, 128, 16, 16, 16, 4, 4, 4},
+    {64, 64, 16, 16, 16, 2, 2, 4},
+    {32, 32, 16, 8, 8, 2, 2, 4},
 };
 inline constexpr GemmTiles kCpuGemmTiles[] = {
-    {128, 128, 32, 16, 16, 1, 1},
-    {32, 32, 16, 8, 8, 1, 1},
+    {128, 128, 32, 16, 16, 1, 1, 0},
+    {32, 32, 16, 8, 8, 1, 1, 0},
 };
 
 // The tiles for an m x n product over `batches` matrices; {} (mwg 0) when
 // the device can run none.
 inline GemmTiles choose_gemm_tiles(const GemmDevice& device, uint64_t m, uint64_t n, uint64_t batches) {
+  bool cpu = device.cpu;
+  if (const char* forced = std::getenv("OPRIG_GEMM_TILES"); forced != nullptr)
+    cpu = std::string_view(forced) == "cpu" || (std::string_view(forced) != "gpu" && cpu);
   const std::span<const GemmTiles> table =
-      device.cpu ? std::span<const GemmTiles>(kCpuGemmTiles) : std::span<const GemmTiles>(kGpuGemmTiles);
+      cpu ? std::span<const GemmTiles>(kCpuGemmTiles) : std::span<const GemmTiles>(kGpuGemmTiles);
   GemmTiles chosen{};
   for (const GemmTiles& t : table) {
     if (t.threads() > device.max_threads || t.local_bytes() > device.max_local_bytes) continue;
     chosen = t;
-    if (t.groups(m, n, batches) >= device.compute_units) break;
+    if (2 * m >= t.mwg && 2 * n >= t.nwg && t.groups(m, n, batches) >= device.compute_units) break;
   }
   return chosen;
 }
@@ -71,7 +83,7 @@ inline std::string gemm_build_options(const GemmTiles& t, bool transpose_a, bool
     return std::string(" -D OPRIG_GEMM_") + name + "=" + std::to_string(value);
   };
   return define("MWG", t.mwg) + define("NWG", t.nwg) + define("KWG", t.kwg) + define("MDIMC", t.mdimc) +
-         define("NDIMC", t.ndimc) + define("VWM", t.vwm) + define("VWN", t.vwn) +
+         define("NDIMC", t.ndimc) + define("VWM", t.vwm) + define("VWN", t.vwn) + define("PAD", t.pad) +
          define("TRANS_A", transpose_a) + define("TRANS_B", transpose_b) + define("HALF", half);
 }
 

@@ -13,8 +13,9 @@
 kernel void matmul(global const OPRIG_GEMM_T* a, global const OPRIG_GEMM_T* b, global OPRIG_GEMM_T* y,
                    const uint m, const uint n, const uint k, const uint batch_rank, const uint8 batch_dims,
                    const uint8 a_strides, const uint8 b_strides) {
-  local float as[OPRIG_GEMM_A_LOCAL];
-  local float bs[OPRIG_GEMM_B_LOCAL];
+  // Aligned for the vector reads of a chunk.
+  local float as[OPRIG_GEMM_A_LOCAL] __attribute__((aligned(16)));
+  local float bs[OPRIG_GEMM_B_LOCAL] __attribute__((aligned(16)));
   const uint dims[8] = {batch_dims.s0, batch_dims.s1, batch_dims.s2, batch_dims.s3,
                         batch_dims.s4, batch_dims.s5, batch_dims.s6, batch_dims.s7};
   const uint a_step[8] = {a_strides.s0, a_strides.s1, a_strides.s2, a_strides.s3,

@@ -120,7 +120,7 @@ oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
     return OPRIG_STATUS_UNSUPPORTED;
   const uint32_t constants[7] = {(k->transpose_a ? 1u : 0u) | (k->transpose_b ? 2u : 0u),
                                  t.mwg | t.nwg << 16,
-                                 t.kwg,
+                                 t.kwg | t.pad << 16,
                                  t.vwm | t.vwn << 8,
                                  t.mdimc,
                                  t.ndimc,

@@ -4,7 +4,7 @@
 // specialization constants the host sets from common/gemm_tiles.hpp:
 //   constant 1: bit 0 A transposed, bit 1 B transposed (BLAS storage:
 //               A(m, k) = A^T ? a[k lda + m] : a[m lda + k]; B likewise)
-//   constant 2: MWG | NWG << 16    constant 3: KWG
+//   constant 2: MWG | NWG << 16    constant 3: KWG | PAD << 16
 //   constant 4: VWM | VWN << 8     constant 5: MDIMC    constant 6: NDIMC
 // and the work-group NDIMC x MDIMC (x = n). Constant 7 is the includer's.
 //
@@ -22,7 +22,7 @@
 
 layout(constant_id = 1) const uint kGemmLayout = 0u;
 layout(constant_id = 2) const uint kGemmTile = 32u | (32u << 16);
-layout(constant_id = 3) const uint kGemmKwg = 16u;
+layout(constant_id = 3) const uint kGemmSlice = 16u;
 layout(constant_id = 4) const uint kGemmVectors = 1u | (1u << 8);
 layout(constant_id = 5) const uint kGemmMdimc = 8u;
 layout(constant_id = 6) const uint kGemmNdimc = 8u;
@@ -30,6 +30,8 @@ layout(local_size_x_id = 6, local_size_y_id = 5) in;
 
 const bool kGemmTransA = (kGemmLayout & 1u) != 0u;
 const bool kGemmTransB = (kGemmLayout & 2u) != 0u;
+const uint kGemmKwg = kGemmSlice & 0xffffu;
+const uint kGemmPad = kGemmSlice >> 16;
 const uint kGemmMwg = kGemmTile & 0xffffu;
 const uint kGemmNwg = kGemmTile >> 16;
 const uint kGemmVwm = kGemmVectors & 0xffu;
@@ -37,13 +39,12 @@ const uint kGemmVwn = kGemmVectors >> 8;
 const uint kGemmMwi = kGemmMwg / kGemmMdimc;
 const uint kGemmNwi = kGemmNwg / kGemmNdimc;
 const uint kGemmThreads = kGemmMdimc * kGemmNdimc;
-// Local tiles in global memory's orientation, contiguous dimension last; a
-// k-contiguous tile has KWG + 1 floats per row.
-const uint kGemmAStride = kGemmTransA ? kGemmMwg : kGemmKwg + 1u;
-const uint kGemmBStride = kGemmTransB ? kGemmKwg + 1u : kGemmNwg;
+// Both local tiles k-major, PAD floats after each row of one k.
+const uint kGemmAStride = kGemmMwg + kGemmPad;
+const uint kGemmBStride = kGemmNwg + kGemmPad;
 
-shared float oprig_gemm_as[kGemmMwg * (kGemmKwg + 1u)];
-shared float oprig_gemm_bs[kGemmNwg * (kGemmKwg + 1u)];
+shared float oprig_gemm_as[kGemmKwg * kGemmAStride];
+shared float oprig_gemm_bs[kGemmKwg * kGemmBStride];
 float oprig_gemm_acc[kGemmMwi * kGemmNwi];
 
 // This invocation's row of accumulator row i, and column of accumulator
@@ -55,20 +56,22 @@ uint oprig_gemm_col(uint j) {
   return (j / kGemmVwn) * (kGemmNdimc * kGemmVwn) + gl_LocalInvocationID.x * kGemmVwn + j % kGemmVwn;
 }
 
-// Stages the rows x cols slice of A (is_a) or B whose element (r, c) is at
-// base + (r0 + r) ld + c0 + c (c contiguous) into tile[r stride + c], zeros
-// outside rows_left x cols_left.
-void oprig_gemm_stage(bool is_a, uint base, uint ld, uint r0, uint c0, uint rows_left, uint cols_left, uint rows,
-                      uint cols, uint stride) {
+// Stages the KWG x `width` slice of A (is_a) or B at k0, x0 (x: m or n)
+// into tile[k stride + x], zeros outside k_left x x_left. Element (x, k) is
+// at base + x ld + k when k_contiguous, else base + k ld + x; consecutive
+// invocations take consecutive addresses.
+void oprig_gemm_stage(bool is_a, uint base, uint ld, bool k_contiguous, uint k0, uint x0, uint k_left, uint x_left,
+                      uint width, uint stride) {
   uint t = gl_LocalInvocationID.y * kGemmNdimc + gl_LocalInvocationID.x;
-  for (uint e = t; e < rows * cols; e += kGemmThreads) {
-    uint r = e / cols, c = e % cols;
-    uint index = base + (r0 + r) * ld + c0 + c;
-    bool inside = r < rows_left && c < cols_left;
+  for (uint e = t; e < kGemmKwg * width; e += kGemmThreads) {
+    uint kk = k_contiguous ? e % kGemmKwg : e / width;
+    uint x = k_contiguous ? e / kGemmKwg : e % width;
+    uint index = base + (k_contiguous ? (x0 + x) * ld + k0 + kk : (k0 + kk) * ld + x0 + x);
+    bool inside = kk < k_left && x < x_left;
     if (is_a)
-      oprig_gemm_as[r * stride + c] = inside ? oprig_gemm_a(index) : 0.0;
+      oprig_gemm_as[kk * stride + x] = inside ? oprig_gemm_a(index) : 0.0;
     else
-      oprig_gemm_bs[r * stride + c] = inside ? oprig_gemm_b(index) : 0.0;
+      oprig_gemm_bs[kk * stride + x] = inside ? oprig_gemm_b(index) : 0.0;
   }
 }
 
@@ -82,21 +85,13 @@ void oprig_gemm_tile(uint a_base, uint lda, uint b_base, uint ldb, uint m, uint 
   [[unroll]] for (uint e = 0u; e < kGemmMwi * kGemmNwi; ++e) oprig_gemm_acc[e] = 0.0;
   for (uint k0 = 0u; k0 < k; k0 += kGemmKwg) {
     barrier();  // the previous slice has been read
-    if (kGemmTransA)
-      oprig_gemm_stage(true, a_base, lda, k0, m0, k - k0, m - m0, kGemmKwg, kGemmMwg, kGemmAStride);
-    else
-      oprig_gemm_stage(true, a_base, lda, m0, k0, m - m0, k - k0, kGemmMwg, kGemmKwg, kGemmAStride);
-    if (kGemmTransB)
-      oprig_gemm_stage(false, b_base, ldb, n0, k0, n - n0, k - k0, kGemmNwg, kGemmKwg, kGemmBStride);
-    else
-      oprig_gemm_stage(false, b_base, ldb, k0, n0, k - k0, n - n0, kGemmKwg, kGemmNwg, kGemmBStride);
+    oprig_gemm_stage(true, a_base, lda, !kGemmTransA, k0, m0, k - k0, m - m0, kGemmMwg, kGemmAStride);
+    oprig_gemm_stage(false, b_base, ldb, kGemmTransB, k0, n0, k - k0, n - n0, kGemmNwg, kGemmBStride);
     barrier();
     for (uint kk = 0u; kk < kGemmKwg; ++kk) {
       float av[kGemmMwi], bv[kGemmNwi];
-      [[unroll]] for (uint i = 0u; i < kGemmMwi; ++i)
-        av[i] = kGemmTransA ? oprig_gemm_as[kk * kGemmAStride + rows[i]] : oprig_gemm_as[rows[i] * kGemmAStride + kk];
-      [[unroll]] for (uint j = 0u; j < kGemmNwi; ++j)
-        bv[j] = kGemmTransB ? oprig_gemm_bs[cols[j] * kGemmBStride + kk] : oprig_gemm_bs[kk * kGemmBStride + cols[j]];
+      [[unroll]] for (uint i = 0u; i < kGemmMwi; ++i) av[i] = oprig_gemm_as[kk * kGemmAStride + rows[i]];
+      [[unroll]] for (uint j = 0u; j < kGemmNwi; ++j) bv[j] = oprig_gemm_bs[kk * kGemmBStride + cols[j]];
       [[unroll]] for (uint i = 0u; i < kGemmMwi; ++i)
         [[unroll]] for (uint j = 0u; j < kGemmNwi; ++j)
           oprig_gemm_acc[i * kGemmNwi + j] = fma(av[i], bv[j], oprig_gemm_acc[i * kGemmNwi + j]);

@@ -13,11 +13,14 @@
 // Storage as BLAS names it: A(m, k) = OPRIG_GEMM_TRANS_A ? a[k lda + m] :
 // a[m lda + k]; B(k, n) = OPRIG_GEMM_TRANS_B ? b[n ldb + k] : b[k ldb + n];
 // elements of OPRIG_GEMM_T (float, or half read through vload_half when
-// OPRIG_GEMM_HALF is 1). The local tiles keep global memory's orientation,
-// so a work-group reads global memory along its contiguous dimension and
-// writes local memory without bank conflicts; a tile whose contiguous
-// dimension is k gets one padding column. Elements outside the matrices
-// (tails of M, N and K) are staged as zeros.
+// OPRIG_GEMM_HALF is 1). Both local tiles are k-major (row k holds the MWG
+// or NWG values of one k, plus OPRIG_GEMM_PAD floats), so the compute loop
+// reads each chunk as one aligned vector; staging walks global memory along
+// its contiguous dimension (coalesced), and the padding spreads the
+// transposing writes of a k-contiguous matrix over the banks. Elements
+// outside the matrices (tails of M, N and K) are staged as zeros. Each
+// output sums its products in k order whatever the tile, so every tile
+// shape gives the same bits.
 //
 // Used by MatMul (matmul/opencl.cl); Conv2D's im2col path can use it too
 // (weights as A with lda = Cin kh kw, the column matrix as B: C is then NCHW).
@@ -27,13 +30,11 @@
 #define OPRIG_GEMM_MWI (OPRIG_GEMM_MWG / OPRIG_GEMM_MDIMC)
 #define OPRIG_GEMM_NWI (OPRIG_GEMM_NWG / OPRIG_GEMM_NDIMC)
 #define OPRIG_GEMM_THREADS (OPRIG_GEMM_MDIMC * OPRIG_GEMM_NDIMC)
-// Local tiles: contiguous dimension last; a k-contiguous tile has KWG + 1
-// floats per row.
-#define OPRIG_GEMM_A_STRIDE (OPRIG_GEMM_TRANS_A ? OPRIG_GEMM_MWG : OPRIG_GEMM_KWG + 1)
-#define OPRIG_GEMM_B_STRIDE (OPRIG_GEMM_TRANS_B ? OPRIG_GEMM_KWG + 1 : OPRIG_GEMM_NWG)
+#define OPRIG_GEMM_A_STRIDE (OPRIG_GEMM_MWG + OPRIG_GEMM_PAD)
+#define OPRIG_GEMM_B_STRIDE (OPRIG_GEMM_NWG + OPRIG_GEMM_PAD)
 // Floats of the two local arrays the kernel declares and passes in.
-#define OPRIG_GEMM_A_LOCAL (OPRIG_GEMM_MWG * (OPRIG_GEMM_KWG + 1))
-#define OPRIG_GEMM_B_LOCAL (OPRIG_GEMM_NWG * (OPRIG_GEMM_KWG + 1))
+#define OPRIG_GEMM_A_LOCAL (OPRIG_GEMM_KWG * OPRIG_GEMM_A_STRIDE)
+#define OPRIG_GEMM_B_LOCAL (OPRIG_GEMM_KWG * OPRIG_GEMM_B_STRIDE)
 
 #if OPRIG_GEMM_HALF
 #define OPRIG_GEMM_T half
@@ -54,16 +55,19 @@ inline uint oprig_gemm_col(const uint j) {
          j % OPRIG_GEMM_VWN;
 }
 
-// Stages the rows x cols slice of a matrix whose element (r, c) is
-// p[(r0 + r) ld + c0 + c] (c contiguous) into tile[r stride + c], zeros
-// outside rows_left x cols_left. Every work-item of the group takes part.
-inline void oprig_gemm_stage(global const OPRIG_GEMM_T* p, const uint ld, const uint r0, const uint c0,
-                             const uint rows_left, const uint cols_left, const uint rows, const uint cols,
+// Stages the KWG x `width` slice of a matrix at k0, x0 (x: m or n) into
+// tile[k stride + x], zeros outside k_left x x_left. Element (x, k) is
+// p[x ld + k] when k_contiguous, else p[k ld + x]; consecutive work-items
+// take consecutive addresses. Every work-item of the group takes part.
+inline void oprig_gemm_stage(global const OPRIG_GEMM_T* p, const uint ld, const bool k_contiguous, const uint k0,
+                             const uint x0, const uint k_left, const uint x_left, const uint width,
                              const uint stride, local float* tile) {
   const uint t = (uint)get_local_id(1) * OPRIG_GEMM_NDIMC + (uint)get_local_id(0);
-  for (uint e = t; e < rows * cols; e += OPRIG_GEMM_THREADS) {
-    const uint r = e / cols, c = e % cols;
-    tile[r * stride + c] = r < rows_left && c < cols_left ? OPRIG_GEMM_LOAD(p, (r0 + r) * ld + c0 + c) : 0.0f;
+  for (uint e = t; e < OPRIG_GEMM_KWG * width; e += OPRIG_GEMM_THREADS) {
+    const uint kk = k_contiguous ? e % OPRIG_GEMM_KWG : e / width;
+    const uint x = k_contiguous ? e / OPRIG_GEMM_KWG : e % width;
+    const uint at = k_contiguous ? (x0 + x) * ld + k0 + kk : (k0 + kk) * ld + x0 + x;
+    tile[kk * stride + x] = kk < k_left && x < x_left ? OPRIG_GEMM_LOAD(p, at) : 0.0f;
   }
 }
 
@@ -83,26 +87,16 @@ inline void oprig_gemm_tile(global const OPRIG_GEMM_T* a, const uint lda, global
   for (uint e = 0; e < OPRIG_GEMM_MWI * OPRIG_GEMM_NWI; ++e) acc[e] = 0.0f;
   for (uint k0 = 0; k0 < k; k0 += OPRIG_GEMM_KWG) {
     barrier(CLK_LOCAL_MEM_FENCE);  // the previous slice has been read
-#if OPRIG_GEMM_TRANS_A
-    oprig_gemm_stage(a, lda, k0, m0, k - k0, m - m0, OPRIG_GEMM_KWG, OPRIG_GEMM_MWG, OPRIG_GEMM_A_STRIDE, as);
-#else
-    oprig_gemm_stage(a, lda, m0, k0, m - m0, k - k0, OPRIG_GEMM_MWG, OPRIG_GEMM_KWG, OPRIG_GEMM_A_STRIDE, as);
-#endif
-#if OPRIG_GEMM_TRANS_B
-    oprig_gemm_stage(b, ldb, n0, k0, n - n0, k - k0, OPRIG_GEMM_NWG, OPRIG_GEMM_KWG, OPRIG_GEMM_B_STRIDE, bs);
-#else
-    oprig_gemm_stage(b, ldb, k0, n0, k - k0, n - n0, OPRIG_GEMM_KWG, OPRIG_GEMM_NWG, OPRIG_GEMM_B_STRIDE, bs);
-#endif
+    oprig_gemm_stage(a, lda, !OPRIG_GEMM_TRANS_A, k0, m0, k - k0, m - m0, OPRIG_GEMM_MWG, OPRIG_GEMM_A_STRIDE, as);
+    oprig_gemm_stage(b, ldb, OPRIG_GEMM_TRANS_B, k0, n0, k - k0, n - n0, OPRIG_GEMM_NWG, OPRIG_GEMM_B_STRIDE, bs);
     barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll 4
     for (uint kk = 0; kk < OPRIG_GEMM_KWG; ++kk) {
       float av[OPRIG_GEMM_MWI], bv[OPRIG_GEMM_NWI];
 #pragma unroll
-      for (uint i = 0; i < OPRIG_GEMM_MWI; ++i)
-        av[i] = OPRIG_GEMM_TRANS_A ? as[kk * OPRIG_GEMM_A_STRIDE + rows[i]] : as[rows[i] * OPRIG_GEMM_A_STRIDE + kk];
+      for (uint i = 0; i < OPRIG_GEMM_MWI; ++i) av[i] = as[kk * OPRIG_GEMM_A_STRIDE + rows[i]];
 #pragma unroll
-      for (uint j = 0; j < OPRIG_GEMM_NWI; ++j)
-        bv[j] = OPRIG_GEMM_TRANS_B ? bs[cols[j] * OPRIG_GEMM_B_STRIDE + kk] : bs[kk * OPRIG_GEMM_B_STRIDE + cols[j]];
+      for (uint j = 0; j < OPRIG_GEMM_NWI; ++j) bv[j] = bs[kk * OPRIG_GEMM_B_STRIDE + cols[j]];
 #pragma unroll
       for (uint i = 0; i < OPRIG_GEMM_MWI; ++i)
 #pragma unroll
