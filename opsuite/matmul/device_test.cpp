@@ -18,6 +18,7 @@
 
 #include "core/half.hpp"
 #include "registry.hpp"
+#include "matmul/test_operands.hpp"
 #include "runner/kernel_session.hpp"
 
 namespace oprig::harness {
@@ -54,23 +55,8 @@ class TileTable {
   TileTable& operator=(const TileTable&) = delete;
 };
 
-size_t count(const std::vector<int64_t>& shape) {
-  size_t n = 1;
-  for (int64_t d : shape) n *= static_cast<size_t>(d);
-  return n;
-}
-
-// Small integers in [-4, 4], or values in [-1, 1].
-std::vector<float> values(size_t n, uint32_t seed, bool small_ints) {
-  std::vector<float> v(n);
-  uint32_t x = seed * 2654435761u + 7;
-  for (float& e : v) {
-    x = x * 1664525u + 1013904223u;
-    e = small_ints ? static_cast<float>(static_cast<int>((x >> 8) % 9) - 4)
-                   : static_cast<float>((x >> 8) % 20001) / 10000.0f - 1.0f;
-  }
-  return v;
-}
+using opsuite::matmul::testing::count;
+using opsuite::matmul::testing::values;
 
 struct Product {
   std::vector<int64_t> a, b;  // shapes as stored (transposed where ta / tb)

@@ -14,7 +14,7 @@
 #include "common/gemm_tiles.hpp"
 #include "common/kernel.hpp"
 #include "common/opencl_program.hpp"
-#include "matmul/shape.hpp"
+#include "matmul/product.hpp"
 #include "matmul_opencl_cl.h"
 
 namespace oprig::opsuite {
@@ -31,9 +31,7 @@ struct MatMulOpenCL : KernelBase {
   bool transpose_a = false, transpose_b = false;
   // From prepare().
   bool prepared = false;
-  oprig_dtype dtype = OPRIG_DTYPE_FLOAT_32;
-  matmul::Shape shape;
-  uint64_t input_elements = 0;  // of in0 and in1 together
+  matmul::Product product;
   GemmTiles tiles{};
   std::string options;  // the program of `kernel`
   cl_kernel kernel = nullptr;
@@ -85,7 +83,7 @@ oprig_status create(const oprig_backend_context* ctx, const oprig_param* params,
 // caller choose again with that bound.
 oprig_status make_kernel(MatMulOpenCL* k, uint64_t* kernel_threads) {
   const std::string options = "-cl-std=CL1.2" + gemm_build_options(k->tiles, k->transpose_a, k->transpose_b,
-                                                                    k->dtype == OPRIG_DTYPE_FLOAT_16);
+                                                                    k->product.dtype == OPRIG_DTYPE_FLOAT_16);
   *kernel_threads = k->tiles.threads();
   if (k->kernel != nullptr && options == k->options) return OPRIG_STATUS_OK;
   if (k->kernel != nullptr) clReleaseKernel(k->kernel);
@@ -106,22 +104,15 @@ oprig_status make_kernel(MatMulOpenCL* k, uint64_t* kernel_threads) {
 
 oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t num_inputs, oprig_tensor* outputs,
                      size_t num_outputs) {
-  if (num_inputs != 2 || num_outputs != 1 || inputs == nullptr || outputs == nullptr)
-    return OPRIG_STATUS_INVALID_ARGUMENT;
   auto* k = from_handle<MatMulOpenCL>(handle);
   k->prepared = false;
-  const auto dtype = static_cast<oprig_dtype>(inputs[0].dtype);
-  if (dtype != OPRIG_DTYPE_FLOAT_32 && dtype != OPRIG_DTYPE_FLOAT_16) return OPRIG_STATUS_UNSUPPORTED;
-  if (inputs[1].dtype != dtype || outputs[0].dtype != dtype) return OPRIG_STATUS_INVALID_ARGUMENT;
-  if (inputs[0].scale != 0 || inputs[1].scale != 0 || outputs[0].scale != 0) return OPRIG_STATUS_UNSUPPORTED;
-  if (!matmul::plan_shape(inputs[0], inputs[1], k->transpose_a, k->transpose_b, outputs[0], &k->shape))
-    return OPRIG_STATUS_INVALID_ARGUMENT;
-  const matmul::Shape& s = k->shape;
+  const oprig_status planned =
+      matmul::plan_product(inputs, num_inputs, outputs, num_outputs, k->transpose_a, k->transpose_b, &k->product);
+  if (planned != OPRIG_STATUS_OK) return planned;
+  const matmul::Product& s = k->product;
   // Indices within one matrix, and the batch arithmetic, are 32-bit in the kernel.
   if (s.m * s.k > UINT32_MAX || s.k * s.n > UINT32_MAX || s.m * s.n > UINT32_MAX || s.batches > UINT32_MAX)
     return OPRIG_STATUS_UNSUPPORTED;
-  k->dtype = dtype;
-  k->input_elements = element_count(inputs[0]) + element_count(inputs[1]);
   GemmDevice limits = k->limits;
   for (;;) {
     k->tiles = choose_gemm_tiles(limits, s.m, s.n, s.batches);
@@ -144,7 +135,7 @@ oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   info->cl_last_event = nullptr;
   auto* k = from_handle<MatMulOpenCL>(handle);
   if (!k->prepared) return OPRIG_STATUS_INVALID_ARGUMENT;
-  const matmul::Shape& s = k->shape;
+  const matmul::Product& s = k->product;
   if (s.m == 0 || s.n == 0 || s.batches == 0) return OPRIG_STATUS_OK;
   const cl_mem y = static_cast<cl_mem>(outputs[0].data);
   if (y == nullptr) return OPRIG_STATUS_INVALID_ARGUMENT;
@@ -174,10 +165,7 @@ oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
 void destroy(oprig_kernel* handle) { delete from_handle<MatMulOpenCL>(handle); }
 
 oprig_status cost(const oprig_kernel* handle, oprig_cost* out) {
-  const auto* k = from_handle<const MatMulOpenCL>(handle);
-  const matmul::Shape& s = k->shape;
-  const uint64_t width = k->dtype == OPRIG_DTYPE_FLOAT_16 ? 2 : 4;
-  *out = {2 * s.m * s.n * s.k * s.batches, width * k->input_elements, width * s.m * s.n * s.batches};
+  *out = from_handle<const MatMulOpenCL>(handle)->product.cost();
   return OPRIG_STATUS_OK;
 }
 

@@ -14,7 +14,7 @@
 #include "common/gemm_tiles.hpp"
 #include "common/kernel.hpp"
 #include "common/vulkan_pipeline.hpp"
-#include "matmul/shape.hpp"
+#include "matmul/product.hpp"
 #include "matmul_vulkan_spv.h"
 
 namespace oprig::opsuite {
@@ -46,9 +46,7 @@ struct MatMulVulkan : KernelBase {
   bool transpose_a = false, transpose_b = false;
   // From prepare().
   bool prepared = false;
-  oprig_dtype dtype = OPRIG_DTYPE_FLOAT_32;
-  matmul::Shape shape;
-  uint64_t input_elements = 0;  // of in0 and in1 together
+  matmul::Product product;
   GemmTiles tiles{};
   VkPipeline pipeline = VK_NULL_HANDLE;
 };
@@ -93,29 +91,20 @@ oprig_status create(const oprig_backend_context* ctx, const oprig_param* params,
 
 oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t num_inputs, oprig_tensor* outputs,
                      size_t num_outputs) {
-  if (num_inputs != 2 || num_outputs != 1 || inputs == nullptr || outputs == nullptr)
-    return OPRIG_STATUS_INVALID_ARGUMENT;
   auto* k = from_handle<MatMulVulkan>(handle);
   k->prepared = false;
-  const auto dtype = static_cast<oprig_dtype>(inputs[0].dtype);
-  if (dtype != OPRIG_DTYPE_FLOAT_32 && dtype != OPRIG_DTYPE_FLOAT_16) return OPRIG_STATUS_UNSUPPORTED;
-  if (inputs[1].dtype != dtype || outputs[0].dtype != dtype) return OPRIG_STATUS_INVALID_ARGUMENT;
-  if (inputs[0].scale != 0 || inputs[1].scale != 0 || outputs[0].scale != 0) return OPRIG_STATUS_UNSUPPORTED;
-  if (!matmul::plan_shape(inputs[0], inputs[1], k->transpose_a, k->transpose_b, outputs[0], &k->shape))
-    return OPRIG_STATUS_INVALID_ARGUMENT;
-  const matmul::Shape& s = k->shape;
+  const oprig_status planned =
+      matmul::plan_product(inputs, num_inputs, outputs, num_outputs, k->transpose_a, k->transpose_b, &k->product);
+  if (planned != OPRIG_STATUS_OK) return planned;
+  const matmul::Product& s = k->product;
   // Element indices are 32-bit in the shader, and one binding has a size limit.
-  const uint64_t width = dtype == OPRIG_DTYPE_FLOAT_16 ? 2 : 4;
-  const uint64_t a_count = element_count(inputs[0]), b_count = element_count(inputs[1]);
-  const uint64_t y_count = s.m * s.n * s.batches;
-  for (const uint64_t count : {a_count, b_count, y_count})
-    if (count >= UINT32_MAX || count * width > k->pipelines.max_range()) return OPRIG_STATUS_UNSUPPORTED;
-  k->dtype = dtype;
-  k->input_elements = a_count + b_count;
+  const bool half = s.dtype == OPRIG_DTYPE_FLOAT_16;
+  for (const uint64_t count : {s.a_elements, s.b_elements, s.m * s.n * s.batches})
+    if (count >= UINT32_MAX || count * (half ? 2 : 4) > k->pipelines.max_range()) return OPRIG_STATUS_UNSUPPORTED;
   k->tiles = choose_gemm_tiles(k->limits, s.m, s.n, s.batches);
   if (k->tiles.mwg == 0) return OPRIG_STATUS_UNSUPPORTED;
   const GemmTiles& t = k->tiles;
-  // More output matrices than work-groups in z: each walks z (vulkan.comp).
+  // One matrix's tiles must fit the dispatch in x and y; beyond its z limit, work-groups walk z (vulkan.comp).
   if ((s.n + t.nwg - 1) / t.nwg > k->max_groups[0] || (s.m + t.mwg - 1) / t.mwg > k->max_groups[1])
     return OPRIG_STATUS_UNSUPPORTED;
   const uint32_t constants[7] = {(k->transpose_a ? 1u : 0u) | (k->transpose_b ? 2u : 0u),
@@ -124,7 +113,7 @@ oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
                                  t.vwm | t.vwn << 8,
                                  t.mdimc,
                                  t.ndimc,
-                                 dtype == OPRIG_DTYPE_FLOAT_16 ? 1u : 0u};
+                                 half ? 1u : 0u};
   k->pipeline = k->pipelines.pipeline(k->module, constants);
   if (k->pipeline == VK_NULL_HANDLE) return OPRIG_STATUS_BACKEND_ERROR;
   k->prepared = true;
@@ -138,7 +127,7 @@ oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
     return OPRIG_STATUS_INVALID_ARGUMENT;
   auto* k = from_handle<MatMulVulkan>(handle);
   if (!k->prepared) return OPRIG_STATUS_INVALID_ARGUMENT;
-  const matmul::Shape& s = k->shape;
+  const matmul::Product& s = k->product;
   if (s.m == 0 || s.n == 0 || s.batches == 0) return OPRIG_STATUS_OK;
   if (s.k != 0 && (inputs[0].data == nullptr || inputs[1].data == nullptr)) return OPRIG_STATUS_INVALID_ARGUMENT;
   PushConstants push{};
@@ -165,10 +154,7 @@ oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
 void destroy(oprig_kernel* handle) { delete from_handle<MatMulVulkan>(handle); }
 
 oprig_status cost(const oprig_kernel* handle, oprig_cost* out) {
-  const auto* k = from_handle<const MatMulVulkan>(handle);
-  const matmul::Shape& s = k->shape;
-  const uint64_t width = k->dtype == OPRIG_DTYPE_FLOAT_16 ? 2 : 4;
-  *out = {2 * s.m * s.n * s.k * s.batches, width * k->input_elements, width * s.m * s.n * s.batches};
+  *out = from_handle<const MatMulVulkan>(handle)->product.cost();
   return OPRIG_STATUS_OK;
 }
 
