@@ -107,7 +107,7 @@ oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   // One matrix's tiles must fit the dispatch in x and y; beyond its z limit, work-groups walk z (vulkan.comp).
   if ((s.n + t.nwg - 1) / t.nwg > k->max_groups[0] || (s.m + t.mwg - 1) / t.mwg > k->max_groups[1])
     return OPRIG_STATUS_UNSUPPORTED;
-  const uint32_t constants[7] = {(k->transpose_a ? 1u : 0u) | (k->transpose_b ? 2u : 0u),
+  const uint32_t constants[7] = {(k->transpose_a ? 1u : 0u) | (k->transpose_b ? 2u : 0u) | (t.prefetch ? 4u : 0u),
                                  t.mwg | t.nwg << 16,
                                  t.kwg | t.pad << 16,
                                  t.vwm | t.vwn << 8,

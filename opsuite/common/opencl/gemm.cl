@@ -30,6 +30,9 @@
 #define OPRIG_GEMM_MWI (OPRIG_GEMM_MWG / OPRIG_GEMM_MDIMC)
 #define OPRIG_GEMM_NWI (OPRIG_GEMM_NWG / OPRIG_GEMM_NDIMC)
 #define OPRIG_GEMM_THREADS (OPRIG_GEMM_MDIMC * OPRIG_GEMM_NDIMC)
+// Elements of a slice each work-item stages (the host's tiles divide evenly).
+#define OPRIG_GEMM_A_PER (OPRIG_GEMM_KWG * OPRIG_GEMM_MWG / OPRIG_GEMM_THREADS)
+#define OPRIG_GEMM_B_PER (OPRIG_GEMM_KWG * OPRIG_GEMM_NWG / OPRIG_GEMM_THREADS)
 #define OPRIG_GEMM_A_STRIDE (OPRIG_GEMM_MWG + OPRIG_GEMM_PAD)
 #define OPRIG_GEMM_B_STRIDE (OPRIG_GEMM_NWG + OPRIG_GEMM_PAD)
 // Floats of the two local arrays the kernel declares and passes in.
@@ -55,19 +58,36 @@ inline uint oprig_gemm_col(const uint j) {
          j % OPRIG_GEMM_VWN;
 }
 
-// Stages the KWG x `width` slice of a matrix at k0, x0 (x: m or n) into
-// tile[k stride + x], zeros outside k_left x x_left. Element (x, k) is
-// p[x ld + k] when k_contiguous, else p[k ld + x]; consecutive work-items
-// take consecutive addresses. Every work-item of the group takes part.
-inline void oprig_gemm_stage(global const OPRIG_GEMM_T* p, const uint ld, const bool k_contiguous, const uint k0,
-                             const uint x0, const uint k_left, const uint x_left, const uint width,
-                             const uint stride, local float* tile) {
-  const uint t = (uint)get_local_id(1) * OPRIG_GEMM_NDIMC + (uint)get_local_id(0);
-  for (uint e = t; e < OPRIG_GEMM_KWG * width; e += OPRIG_GEMM_THREADS) {
-    const uint kk = k_contiguous ? e % OPRIG_GEMM_KWG : e / width;
-    const uint x = k_contiguous ? e / OPRIG_GEMM_KWG : e % width;
-    const uint at = k_contiguous ? (x0 + x) * ld + k0 + kk : (k0 + kk) * ld + x0 + x;
-    tile[kk * stride + x] = kk < k_left && x < x_left ? OPRIG_GEMM_LOAD(p, at) : 0.0f;
+// A slice is KWG x `width` (width: MWG of A, NWG of B) at k0, x0 of a
+// matrix whose element (x, k) is p[x ld + k] when k_contiguous, else
+// p[k ld + x]. Work-item t stages its elements t, t + THREADS, ...: element
+// e's (k, x) within the slice, consecutive work-items on consecutive
+// addresses of global memory.
+inline uint2 oprig_gemm_slot(const uint r, const bool k_contiguous, const uint width) {
+  const uint e = (uint)get_local_id(1) * OPRIG_GEMM_NDIMC + (uint)get_local_id(0) + r * OPRIG_GEMM_THREADS;
+  return k_contiguous ? (uint2)(e % OPRIG_GEMM_KWG, e / OPRIG_GEMM_KWG) : (uint2)(e / width, e % width);
+}
+
+// This work-item's `per` elements of the slice into registers, zeros
+// outside k_left x x_left (the tails).
+inline void oprig_gemm_fetch(global const OPRIG_GEMM_T* p, const uint ld, const bool k_contiguous, const uint k0,
+                             const uint x0, const uint k_left, const uint x_left, const uint width, const uint per,
+                             float* regs) {
+#pragma unroll
+  for (uint r = 0; r < per; ++r) {
+    const uint2 s = oprig_gemm_slot(r, k_contiguous, width);
+    const uint at = k_contiguous ? (x0 + s.y) * ld + k0 + s.x : (k0 + s.x) * ld + x0 + s.y;
+    regs[r] = s.x < k_left && s.y < x_left ? OPRIG_GEMM_LOAD(p, at) : 0.0f;
+  }
+}
+
+// The fetched elements into the k-major local tile.
+inline void oprig_gemm_put(const float* regs, const bool k_contiguous, const uint width, const uint per,
+                           const uint stride, local float* tile) {
+#pragma unroll
+  for (uint r = 0; r < per; ++r) {
+    const uint2 s = oprig_gemm_slot(r, k_contiguous, width);
+    tile[s.x * stride + s.y] = regs[r];
   }
 }
 
@@ -85,11 +105,28 @@ inline void oprig_gemm_tile(global const OPRIG_GEMM_T* a, const uint lda, global
   for (uint j = 0; j < OPRIG_GEMM_NWI; ++j) cols[j] = oprig_gemm_col(j);
 #pragma unroll
   for (uint e = 0; e < OPRIG_GEMM_MWI * OPRIG_GEMM_NWI; ++e) acc[e] = 0.0f;
+  // With OPRIG_GEMM_PREFETCH (GPU tiles) the next slice's global loads are
+  // in flight while the current one is multiplied out of local memory
+  // (software pipelining); PoCL runs twice as slow with it.
+  float a_next[OPRIG_GEMM_A_PER], b_next[OPRIG_GEMM_B_PER];
+  if (OPRIG_GEMM_PREFETCH && k > 0) {
+    oprig_gemm_fetch(a, lda, !OPRIG_GEMM_TRANS_A, 0, m0, k, m - m0, OPRIG_GEMM_MWG, OPRIG_GEMM_A_PER, a_next);
+    oprig_gemm_fetch(b, ldb, OPRIG_GEMM_TRANS_B, 0, n0, k, n - n0, OPRIG_GEMM_NWG, OPRIG_GEMM_B_PER, b_next);
+  }
   for (uint k0 = 0; k0 < k; k0 += OPRIG_GEMM_KWG) {
     barrier(CLK_LOCAL_MEM_FENCE);  // the previous slice has been read
-    oprig_gemm_stage(a, lda, !OPRIG_GEMM_TRANS_A, k0, m0, k - k0, m - m0, OPRIG_GEMM_MWG, OPRIG_GEMM_A_STRIDE, as);
-    oprig_gemm_stage(b, ldb, OPRIG_GEMM_TRANS_B, k0, n0, k - k0, n - n0, OPRIG_GEMM_NWG, OPRIG_GEMM_B_STRIDE, bs);
+    if (!OPRIG_GEMM_PREFETCH) {
+      oprig_gemm_fetch(a, lda, !OPRIG_GEMM_TRANS_A, k0, m0, k - k0, m - m0, OPRIG_GEMM_MWG, OPRIG_GEMM_A_PER, a_next);
+      oprig_gemm_fetch(b, ldb, OPRIG_GEMM_TRANS_B, k0, n0, k - k0, n - n0, OPRIG_GEMM_NWG, OPRIG_GEMM_B_PER, b_next);
+    }
+    oprig_gemm_put(a_next, !OPRIG_GEMM_TRANS_A, OPRIG_GEMM_MWG, OPRIG_GEMM_A_PER, OPRIG_GEMM_A_STRIDE, as);
+    oprig_gemm_put(b_next, OPRIG_GEMM_TRANS_B, OPRIG_GEMM_NWG, OPRIG_GEMM_B_PER, OPRIG_GEMM_B_STRIDE, bs);
     barrier(CLK_LOCAL_MEM_FENCE);
+    const uint k1 = k0 + OPRIG_GEMM_KWG;
+    if (OPRIG_GEMM_PREFETCH && k1 < k) {
+      oprig_gemm_fetch(a, lda, !OPRIG_GEMM_TRANS_A, k1, m0, k - k1, m - m0, OPRIG_GEMM_MWG, OPRIG_GEMM_A_PER, a_next);
+      oprig_gemm_fetch(b, ldb, OPRIG_GEMM_TRANS_B, k1, n0, k - k1, n - n0, OPRIG_GEMM_NWG, OPRIG_GEMM_B_PER, b_next);
+    }
 #pragma unroll 4
     for (uint kk = 0; kk < OPRIG_GEMM_KWG; ++kk) {
       float av[OPRIG_GEMM_MWI], bv[OPRIG_GEMM_NWI];
