@@ -18,9 +18,10 @@
 // reads each chunk as one aligned vector; staging walks global memory along
 // its contiguous dimension (coalesced), and the padding spreads the
 // transposing writes of a k-contiguous matrix over the banks. Elements
-// outside the matrices (tails of M, N and K) are staged as zeros. Each
-// output sums its products in k order whatever the tile, so every tile
-// shape gives the same bits.
+// outside the matrices (tails of M, N and K) are staged as zeros. With
+// OPRIG_GEMM_PREFETCH the next slice is loaded into registers while the
+// current one is multiplied. Each output sums its products in k order
+// whatever the tile, so every tile shape gives the same bits.
 //
 // Used by MatMul (matmul/opencl.cl); Conv2D's im2col path can use it too
 // (weights as A with lda = Cin kh kw, the column matrix as B: C is then NCHW).
