@@ -11,35 +11,16 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
-#include <map>
-#include <memory>
 #include <string>
 #include <vector>
 
+#include "common/test_device.hpp"
 #include "core/half.hpp"
-#include "registry.hpp"
 #include "matmul/test_operands.hpp"
 #include "runner/kernel_session.hpp"
 
 namespace oprig::harness {
 namespace {
-
-struct Device {
-  std::unique_ptr<Backend> backend;
-  const oprig_implementation_v1* impl = nullptr;
-  std::string why;  // when unavailable
-};
-
-// One backend per name for the whole binary: contexts and program builds are slow on PoCL.
-Device& device(const std::string& name) {
-  static std::map<std::string, Device> devices;
-  auto [it, fresh] = devices.try_emplace(name);
-  Device& d = it->second;
-  if (!fresh) return d;
-  d.backend = create_backend(name, &d.why);
-  if (d.backend != nullptr) d.impl = opsuite_implementation(d.backend->kind(), &d.why);
-  return d;
-}
 
 // Sets OPRIG_GEMM_TILES ("gpu" or "cpu") for one scope.
 class TileTable {
@@ -107,7 +88,7 @@ HostTensor tensor(const std::vector<int64_t>& shape, const std::vector<float>& v
 }
 
 // The kernel's output as fp32 (fp16 widened exactly); empty with a failure on error.
-std::vector<float> run(Device& d, const Product& p, const std::vector<float>& av, const std::vector<float>& bv,
+std::vector<float> run(TestDevice& d, const Product& p, const std::vector<float>& av, const std::vector<float>& bv,
                        bool half) {
   oprig_tensor out{};
   out.dtype = half ? OPRIG_DTYPE_FLOAT_16 : OPRIG_DTYPE_FLOAT_32;
@@ -132,10 +113,10 @@ std::vector<float> run(Device& d, const Product& p, const std::vector<float>& av
 class MatMulDevice : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
-    Device& d = device(GetParam());
-    if (d.impl == nullptr) GTEST_SKIP() << GetParam() << " unavailable: " << d.why;
+    TestDevice& d = test_device(GetParam());
+    if (!d.present()) GTEST_SKIP() << GetParam() << " unavailable: " << d.why;
   }
-  Device& dev() { return device(GetParam()); }
+  TestDevice& dev() { return test_device(GetParam()); }
 };
 
 // The GPU table's tiles on PoCL and lavapipe (their own table is the
