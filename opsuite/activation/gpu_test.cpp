@@ -17,13 +17,14 @@
 #include <string>
 #include <vector>
 
-#include "common/device_test.hpp"
+#include "common/op_test_support.hpp"
 #include "core/half.hpp"
 
 namespace oprig::harness {
 namespace {
 
-namespace dt = device_test;
+using op_test::output_of;
+using op_test::run_one;
 
 const char* const kModes[] = {"RELU", "RELU6", "SIGMOID", "TANH", "GELU_ERF", "GELU_TANH", "SILU", "HARD_SWISH"};
 constexpr float kInf = std::numeric_limits<float>::infinity();
@@ -56,17 +57,14 @@ double ulps(float got, long double expected) {
   return static_cast<double>(std::fabs(static_cast<long double>(got) - expected) / std::ldexp(1.0L, exponent - 23));
 }
 
-std::vector<float> run_f32(const std::string& backend, const std::string& mode, const std::vector<float>& x) {
-  return dt::run(backend, "Activation", ParamList().add_string("mode", mode),
-                 {HostTensor::of(OPRIG_DTYPE_FLOAT_32, {static_cast<int64_t>(x.size())}, x)},
-                 dt::output_of(OPRIG_DTYPE_FLOAT_32))
+std::vector<float> run_f32(Backend& backend, const std::string& mode, const std::vector<float>& x) {
+  return run_one(backend, "Activation", ParamList().add_string("mode", mode),
+                 HostTensor::of(OPRIG_DTYPE_FLOAT_32, {static_cast<int64_t>(x.size())}, x),
+                 output_of(OPRIG_DTYPE_FLOAT_32))
       .as<float>();
 }
 
-class GpuActivation : public ::testing::TestWithParam<std::string> {
- protected:
-  void SetUp() override { OPRIG_DEVICE_OR_SKIP(GetParam()); }
-};
+class GpuActivation : public op_test::DeviceTest {};
 
 // Every 4099th fp32 bit pattern of both signs (all exponents, denormals, NaNs),
 // then [-16, 16] densely, where the formulas change branch.
@@ -80,7 +78,7 @@ std::vector<float> sweep() {
 TEST_P(GpuActivation, F32WithinFourUlpOverASweep) {
   const std::vector<float> x = sweep();
   for (const char* mode : kModes) {
-    const std::vector<float> y = run_f32(GetParam(), mode, x);
+    const std::vector<float> y = run_f32(backend(), mode, x);
     double worst = 0;
     size_t at = 0;
     for (size_t i = 0; i < x.size(); ++i) {
@@ -92,7 +90,7 @@ TEST_P(GpuActivation, F32WithinFourUlpOverASweep) {
     }
     EXPECT_LE(worst, kMaxUlp) << mode << "(" << x[at] << ") = " << y[at] << ", expected "
                               << static_cast<double>(oracle(mode, x[at]));
-    std::printf("[ info ] %s %s: max %.2f ulp over %zu inputs (at %g)\n", GetParam().c_str(), mode, worst, x.size(),
+    std::printf("[ info ] %s %s: max %.2f ulp over %zu inputs (at %g)\n", GetParam(), mode, worst, x.size(),
                 x[at]);
   }
 }
@@ -107,7 +105,7 @@ TEST_P(GpuActivation, DenormalAndTinyInputs) {
   x.push_back(0.0f);
   x.push_back(-0.0f);
   for (const char* mode : kModes) {
-    const std::vector<float> y = run_f32(GetParam(), mode, x);
+    const std::vector<float> y = run_f32(backend(), mode, x);
     for (size_t i = 0; i < x.size(); ++i) {
       const long double expected = oracle(mode, x[i]);
       EXPECT_LE(ulps(y[i], expected), 0.5) << mode << "(0x" << std::hex << std::bit_cast<uint32_t>(x[i]) << ") = 0x"
@@ -116,7 +114,7 @@ TEST_P(GpuActivation, DenormalAndTinyInputs) {
     }
   }
   // RELU keeps a positive denormal's bits and sends -0 and negative denormals to +0.
-  const std::vector<float> relu = run_f32(GetParam(), "RELU", {std::bit_cast<float>(5u), -0.0f, -std::bit_cast<float>(5u)});
+  const std::vector<float> relu = run_f32(backend(), "RELU", {std::bit_cast<float>(5u), -0.0f, -std::bit_cast<float>(5u)});
   EXPECT_EQ(std::bit_cast<uint32_t>(relu[0]), 5u);
   EXPECT_EQ(std::bit_cast<uint32_t>(relu[1]), 0u);
   EXPECT_EQ(std::bit_cast<uint32_t>(relu[2]), 0u);
@@ -131,7 +129,7 @@ TEST_P(GpuActivation, NanAndTheLimitsAtInfinity) {
                            {"GELU_ERF", 0, kInf}, {"GELU_TANH", 0, kInf}, {"SILU", 0, kInf}, {"HARD_SWISH", 0, kInf}};
   const float nan = std::numeric_limits<float>::quiet_NaN();
   for (const Limits& l : limits) {
-    const std::vector<float> y = run_f32(GetParam(), l.mode, {-kInf, kInf, nan, -nan, nan, nan});
+    const std::vector<float> y = run_f32(backend(), l.mode, {-kInf, kInf, nan, -nan, nan, nan});
     EXPECT_EQ(y[0], l.at_minus_inf) << l.mode;
     EXPECT_EQ(y[1], l.at_plus_inf) << l.mode;
     for (size_t i = 2; i < y.size(); ++i) EXPECT_TRUE(std::isnan(y[i])) << l.mode << " lane " << i;
@@ -143,9 +141,9 @@ TEST_P(GpuActivation, EveryF16InputWithinOneF16Ulp) {
   for (uint32_t i = 0; i < x.size(); ++i) x[i] = static_cast<uint16_t>(i);
   for (const char* mode : kModes) {
     const std::vector<uint16_t> y =
-        dt::run(GetParam(), "Activation", ParamList().add_string("mode", mode),
-                {HostTensor::of(OPRIG_DTYPE_FLOAT_16, {static_cast<int64_t>(x.size())}, x)},
-                dt::output_of(OPRIG_DTYPE_FLOAT_16))
+        run_one(backend(), "Activation", ParamList().add_string("mode", mode),
+                HostTensor::of(OPRIG_DTYPE_FLOAT_16, {static_cast<int64_t>(x.size())}, x),
+                output_of(OPRIG_DTYPE_FLOAT_16))
             .as<uint16_t>();
     for (size_t i = 0; i < x.size(); ++i) {
       const long double expected = oracle(mode, half_to_float(x[i]));
@@ -181,8 +179,8 @@ TEST_P(GpuActivation, EveryUint8CodeWithinOneLsb) {
     in.scale = q.in_scale;
     in.zero_point = q.in_zero_point;
     for (const char* mode : kModes) {
-      const std::vector<uint8_t> y = dt::run(GetParam(), "Activation", ParamList().add_string("mode", mode), {in},
-                                             dt::output_of(OPRIG_DTYPE_UINT_8, q.out_scale, q.out_zero_point))
+      const std::vector<uint8_t> y = run_one(backend(), "Activation", ParamList().add_string("mode", mode), in,
+                                             output_of(OPRIG_DTYPE_UINT_8, q.out_scale, q.out_zero_point))
                                          .as<uint8_t>();
       ASSERT_EQ(y.size(), codes.size());
       for (size_t i = 0; i < codes.size(); ++i) {
@@ -200,23 +198,23 @@ TEST_P(GpuActivation, TailsAndTheGridStrideLoop) {
   std::vector<float> x(4 * (1u << 18) * 2 + 5);
   for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(static_cast<int>(i % 2001) - 1000) * 0.01f;
   for (const char* mode : {"RELU6", "GELU_TANH"}) {
-    const std::vector<float> y = run_f32(GetParam(), mode, x);
-    const std::vector<float> head = run_f32(GetParam(), mode, std::vector<float>(x.begin(), x.begin() + 2001));
+    const std::vector<float> y = run_f32(backend(), mode, x);
+    const std::vector<float> head = run_f32(backend(), mode, std::vector<float>(x.begin(), x.begin() + 2001));
     for (size_t i = 0; i < x.size(); ++i) ASSERT_EQ(std::bit_cast<uint32_t>(y[i]), std::bit_cast<uint32_t>(head[i % 2001])) << mode << " at " << i;
     for (size_t n = 1; n <= 9; ++n) {
-      const std::vector<float> part = run_f32(GetParam(), mode, std::vector<float>(x.begin() + 3, x.begin() + 3 + n));
+      const std::vector<float> part = run_f32(backend(), mode, std::vector<float>(x.begin() + 3, x.begin() + 3 + n));
       for (size_t i = 0; i < n; ++i) EXPECT_EQ(std::bit_cast<uint32_t>(part[i]), std::bit_cast<uint32_t>(head[3 + i])) << mode << " n " << n;
     }
   }
   for (oprig_dtype dtype : {OPRIG_DTYPE_FLOAT_32, OPRIG_DTYPE_FLOAT_16}) {
     const HostTensor empty = HostTensor::of(dtype, {0}, std::vector<float>{});
-    EXPECT_EQ(dt::run(GetParam(), "Activation", ParamList().add_string("mode", "SILU"), {empty}, dt::output_of(dtype))
+    EXPECT_EQ(run_one(backend(), "Activation", ParamList().add_string("mode", "SILU"), empty, output_of(dtype))
                   .bytes.size(),
               0u);
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Backends, GpuActivation, ::testing::Values("opencl", "vulkan"));
+INSTANTIATE_TEST_SUITE_P(Backends, GpuActivation, ::testing::Values("opencl", "vulkan"), op_test::backend_name);
 
 }  // namespace
 }  // namespace oprig::harness

@@ -15,32 +15,30 @@
 #include <string>
 #include <vector>
 
-#include "common/device_test.hpp"
+#include "common/op_test_support.hpp"
 
 namespace oprig::harness {
 namespace {
 
-namespace dt = device_test;
+using op_test::output_of;
+using op_test::run_one;
 
 float oracle(int code, int zero_point, float scale) {
   return static_cast<float>(static_cast<double>(code - zero_point) * static_cast<double>(scale));
 }
 
-std::vector<float> dequantize(const std::string& backend, const std::vector<uint8_t>& codes, float scale,
+std::vector<float> dequantize(Backend& backend, const std::vector<uint8_t>& codes, float scale,
                               int zero_point, bool is_signed) {
   HostTensor x = HostTensor::of(is_signed ? OPRIG_DTYPE_INT_8 : OPRIG_DTYPE_UINT_8,
                                 {static_cast<int64_t>(codes.size())}, codes);
   x.scale = scale;
   x.zero_point = zero_point;
-  return dt::run(backend, "Dequantize", ParamList(), {x}, dt::output_of(OPRIG_DTYPE_FLOAT_32)).as<float>();
+  return run_one(backend, "Dequantize", ParamList(), x, output_of(OPRIG_DTYPE_FLOAT_32)).as<float>();
 }
 
 int code_of(uint8_t byte, bool is_signed) { return is_signed ? static_cast<int8_t>(byte) : byte; }
 
-class GpuDequantize : public ::testing::TestWithParam<std::string> {
- protected:
-  void SetUp() override { OPRIG_DEVICE_OR_SKIP(GetParam()); }
-};
+class GpuDequantize : public op_test::DeviceTest {};
 
 TEST_P(GpuDequantize, EveryCodeCorrectlyRounded) {
   std::vector<uint8_t> codes(256 * 2 + 3);
@@ -50,7 +48,7 @@ TEST_P(GpuDequantize, EveryCodeCorrectlyRounded) {
   for (float scale : scales) {
     for (bool is_signed : {false, true}) {
       for (int zero_point : {0, is_signed ? -128 : 255, 100, (1 << 24) - 256, -(1 << 24) + 256}) {
-        const std::vector<float> got = dequantize(GetParam(), codes, scale, zero_point, is_signed);
+        const std::vector<float> got = dequantize(backend(), codes, scale, zero_point, is_signed);
         ASSERT_EQ(got.size(), codes.size());
         for (size_t i = 0; i < codes.size(); ++i) {
           const float want = oracle(code_of(codes[i], is_signed), zero_point, scale);
@@ -67,17 +65,17 @@ TEST_P(GpuDequantize, EveryCodeCorrectlyRounded) {
 TEST_P(GpuDequantize, TailsAndTheGridStrideLoop) {
   std::vector<uint8_t> codes(4 * (1u << 18) * 2 + 5);
   for (size_t i = 0; i < codes.size(); ++i) codes[i] = static_cast<uint8_t>(i * 131 + 7);
-  const std::vector<float> all = dequantize(GetParam(), codes, 0.1f, -7, true);
+  const std::vector<float> all = dequantize(backend(), codes, 0.1f, -7, true);
   for (size_t i = 0; i < codes.size(); ++i) ASSERT_EQ(all[i], oracle(code_of(codes[i], true), -7, 0.1f)) << "at " << i;
   for (size_t n = 1; n <= 9; ++n) {
     const std::vector<float> part =
-        dequantize(GetParam(), std::vector<uint8_t>(codes.begin(), codes.begin() + n), 0.1f, -7, true);
+        dequantize(backend(), std::vector<uint8_t>(codes.begin(), codes.begin() + n), 0.1f, -7, true);
     ASSERT_EQ(part.size(), n);
     for (size_t i = 0; i < n; ++i) EXPECT_EQ(part[i], all[i]) << "n " << n;
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Backends, GpuDequantize, ::testing::Values("opencl", "vulkan"));
+INSTANTIATE_TEST_SUITE_P(Backends, GpuDequantize, ::testing::Values("opencl", "vulkan"), op_test::backend_name);
 
 }  // namespace
 }  // namespace oprig::harness

@@ -17,20 +17,20 @@
 #include <string>
 #include <vector>
 
-#include "common/device_test.hpp"
+#include "common/op_test_support.hpp"
 #include "core/half.hpp"
 
 namespace oprig::harness {
 namespace {
 
-namespace dt = device_test;
 
 constexpr float kInf = std::numeric_limits<float>::infinity();
 
-class GpuPow : public ::testing::TestWithParam<std::string> {
+class GpuPow : public op_test::DeviceTest {
  protected:
   void SetUp() override {
-    OPRIG_DEVICE_OR_SKIP(GetParam());
+    op_test::DeviceTest::SetUp();
+    if (IsSkipped()) return;
     // A device without fp64 refuses floats (prepare: UNSUPPORTED); nothing to test there.
     try {
       run({2.0f}, {3.0f});
@@ -41,9 +41,8 @@ class GpuPow : public ::testing::TestWithParam<std::string> {
   // Element-wise pow(a[i], b[i]) on the device.
   std::vector<float> run(const std::vector<float>& a, const std::vector<float>& b) {
     const auto n = static_cast<int64_t>(a.size());
-    return dt::run(GetParam(), "ElementwiseBinary", ParamList().add_string("operation", "POW"),
-                   {HostTensor::of(OPRIG_DTYPE_FLOAT_32, {n}, a), HostTensor::of(OPRIG_DTYPE_FLOAT_32, {n}, b)},
-                   dt::output_of(OPRIG_DTYPE_FLOAT_32))
+    return op_test::run_op(backend(), "ElementwiseBinary", ParamList().add_string("operation", "POW"),
+                           {HostTensor::of(OPRIG_DTYPE_FLOAT_32, {n}, a), HostTensor::of(OPRIG_DTYPE_FLOAT_32, {n}, b)})
         .as<float>();
   }
 };
@@ -114,7 +113,7 @@ TEST_P(GpuPow, RandomPairsWithinOneUlp) {
     }
   }
   EXPECT_LE(worst, 1) << "pow(" << a[at] << ", " << b[at] << ") = " << got[at] << ", want " << oracle(a[at], b[at]);
-  std::printf("[ info ] %s POW: max %lld fp32 steps over %zu pairs\n", GetParam().c_str(),
+  std::printf("[ info ] %s POW: max %lld fp32 steps over %zu pairs\n", GetParam(),
               static_cast<long long>(worst), a.size());
 }
 
@@ -127,9 +126,8 @@ TEST_P(GpuPow, Float16WithinOneUlp) {
   }
   const auto n = static_cast<int64_t>(a.size());
   const std::vector<uint16_t> got =
-      dt::run(GetParam(), "ElementwiseBinary", ParamList().add_string("operation", "POW"),
-              {HostTensor::of(OPRIG_DTYPE_FLOAT_16, {n}, a), HostTensor::of(OPRIG_DTYPE_FLOAT_16, {n}, b)},
-              dt::output_of(OPRIG_DTYPE_FLOAT_16))
+      op_test::run_op(backend(), "ElementwiseBinary", ParamList().add_string("operation", "POW"),
+                      {HostTensor::of(OPRIG_DTYPE_FLOAT_16, {n}, a), HostTensor::of(OPRIG_DTYPE_FLOAT_16, {n}, b)})
           .as<uint16_t>();
   for (size_t i = 0; i < a.size(); ++i) {
     const uint16_t want = float_to_half(oracle(half_to_float(a[i]), half_to_float(b[i])));
@@ -139,7 +137,7 @@ TEST_P(GpuPow, Float16WithinOneUlp) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Backends, GpuPow, ::testing::Values("opencl", "vulkan"));
+INSTANTIATE_TEST_SUITE_P(Backends, GpuPow, ::testing::Values("opencl", "vulkan"), op_test::backend_name);
 
 }  // namespace
 }  // namespace oprig::harness

@@ -19,12 +19,13 @@
 #include <string>
 #include <vector>
 
-#include "common/device_test.hpp"
+#include "common/op_test_support.hpp"
 
 namespace oprig::harness {
 namespace {
 
-namespace dt = device_test;
+using op_test::output_of;
+using op_test::run_one;
 
 // The spec: fp32 quotient (double quotient rounded to float is the correctly
 // rounded one), ties to even, plus the zero point, saturated; NaN gives the
@@ -38,21 +39,18 @@ int oracle(float x, float scale, int zero_point, bool is_signed) {
   return static_cast<int>(std::clamp(q + zero_point, lowest, highest));
 }
 
-std::vector<int> quantize(const std::string& backend, const std::vector<float>& x, float scale, int zero_point,
+std::vector<int> quantize(Backend& backend, const std::vector<float>& x, float scale, int zero_point,
                           bool is_signed) {
-  const HostTensor out = dt::run(backend, "Quantize", ParamList(),
-                                 {HostTensor::of(OPRIG_DTYPE_FLOAT_32, {static_cast<int64_t>(x.size())}, x)},
-                                 dt::output_of(is_signed ? OPRIG_DTYPE_INT_8 : OPRIG_DTYPE_UINT_8, scale, zero_point));
+  const HostTensor out = run_one(backend, "Quantize", ParamList(),
+                                 HostTensor::of(OPRIG_DTYPE_FLOAT_32, {static_cast<int64_t>(x.size())}, x),
+                                 output_of(is_signed ? OPRIG_DTYPE_INT_8 : OPRIG_DTYPE_UINT_8, scale, zero_point));
   std::vector<int> codes;
   for (std::byte b : out.bytes)
     codes.push_back(is_signed ? static_cast<int>(static_cast<int8_t>(b)) : static_cast<int>(static_cast<uint8_t>(b)));
   return codes;
 }
 
-class GpuQuantize : public ::testing::TestWithParam<std::string> {
- protected:
-  void SetUp() override { OPRIG_DEVICE_OR_SKIP(GetParam()); }
-};
+class GpuQuantize : public op_test::DeviceTest {};
 
 // Random bit patterns, then values whose quotients are exact ties or a step from one.
 std::vector<float> inputs_for(float scale) {
@@ -81,7 +79,7 @@ TEST_P(GpuQuantize, EveryCodeAsTheFormula) {
       const int zero_points[] = {is_signed ? -128 : 0, is_signed ? 127 : 255, is_signed ? -3 : 128, 1 << 24,
                                  -(1 << 24)};
       for (int zero_point : zero_points) {
-        const std::vector<int> got = quantize(GetParam(), x, scale, zero_point, is_signed);
+        const std::vector<int> got = quantize(backend(), x, scale, zero_point, is_signed);
         ASSERT_EQ(got.size(), x.size());
         size_t wrong = 0;
         for (size_t i = 0; i < x.size(); ++i) {
@@ -101,16 +99,16 @@ TEST_P(GpuQuantize, EveryCodeAsTheFormula) {
 TEST_P(GpuQuantize, TailsAndTheGridStrideLoop) {
   std::vector<float> x(4 * (1u << 18) * 2 + 7);
   for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(static_cast<int>(i % 997) - 498) * 0.03125f;
-  const std::vector<int> all = quantize(GetParam(), x, 0.0625f, 3, true);
+  const std::vector<int> all = quantize(backend(), x, 0.0625f, 3, true);
   for (size_t i = 0; i < x.size(); ++i) ASSERT_EQ(all[i], oracle(x[i], 0.0625f, 3, true)) << "at " << i;
   for (size_t n = 1; n <= 9; ++n) {
-    const std::vector<int> part = quantize(GetParam(), std::vector<float>(x.begin(), x.begin() + n), 0.0625f, 3, true);
+    const std::vector<int> part = quantize(backend(), std::vector<float>(x.begin(), x.begin() + n), 0.0625f, 3, true);
     ASSERT_EQ(part.size(), n);
     for (size_t i = 0; i < n; ++i) EXPECT_EQ(part[i], all[i]) << "n " << n;
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Backends, GpuQuantize, ::testing::Values("opencl", "vulkan"));
+INSTANTIATE_TEST_SUITE_P(Backends, GpuQuantize, ::testing::Values("opencl", "vulkan"), op_test::backend_name);
 
 }  // namespace
 }  // namespace oprig::harness
