@@ -6,12 +6,13 @@
 //     and sorted there, highest first, by a bitonic network: in local memory
 //     up to a block, with global steps between blocks beyond it.
 //  2. nms_suppress, a work-group per (batch item, class): the sorted
-//     candidates a chunk of one work-group size at a time. Each work-item
-//     tests its candidate against the boxes kept in earlier chunks, then the
-//     group fills the chunk's suppression bitmask (row r: the later
-//     candidates r suppresses), and one work-item walks the rows in order,
-//     keeping a candidate unless its bit is set and OR-ing its row in: a few
-//     word operations per candidate. Stops at `limit` kept boxes.
+//     candidates a chunk of up to one work-group size at a time. Each
+//     work-item tests its candidate against the boxes kept in earlier
+//     chunks, then the group fills the chunk's suppression bitmask (row r:
+//     the later candidates r suppresses), and one work-item walks the rows
+//     still in the running in order, keeping each and OR-ing its row into
+//     the removed set: a few word operations per kept box. Stops at `limit`
+//     kept boxes.
 //  3. nms_merge, a work-group per batch item: the classes' kept lists (each
 //     in the merged order already) cut to max_detections by bisecting the
 //     score key, then every selected detection's place by binary searches
@@ -198,7 +199,7 @@ kernel void nms_suppress(global const nms_elem* boxes, global const ulong* keys,
                          uint classes, uint segment, uint limit, uint center_size, double iou_threshold,
                          local double* corners, local uint* chunk_box, local uint* chunk_key, local uint* mask,
                          local uint* out_of_running, local uint* removed) {
-  local uint kept_so_far;
+  local uint kept_so_far, chunk;
   const uint task = get_group_id(0), lane = get_local_id(0), group = get_local_size(0), words = group / 32u;
   const ulong first_box = (ulong)(task / classes) * n;
   const uint m = candidates[task];
@@ -209,7 +210,6 @@ kernel void nms_suppress(global const nms_elem* boxes, global const ulong* keys,
   // wanted, at the last chunk's rate of candidates the kept boxes left in the
   // running (at first all), in whole mask words: the bitmask costs len^2 / 2
   // tests, wasted past the limit, and each chunk a walk and three barriers.
-  local uint chunk;
   if (lane == 0u) {
     kept_so_far = 0u;
     chunk = min(group, max(32u, (min(limit, group) + 31u) & ~31u));

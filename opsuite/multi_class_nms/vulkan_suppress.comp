@@ -1,11 +1,11 @@
 #version 450
 // MultiClassNms, vulkan, step 2 (opencl.cl's nms_suppress): a workgroup per
-// (batch item, class) walks its sorted candidates a chunk of one workgroup
-// size at a time: each invocation tests its candidate against the boxes kept
-// so far, the group fills the chunk's bitmask (row r: the later candidates r
-// suppresses), one invocation walks the rows in order keeping a candidate
-// unless its bit is set and OR-ing its row in. Stops at `limit` kept boxes.
-// The workgroup size is a power of two >= 32.
+// (batch item, class) walks its sorted candidates a chunk of up to one
+// workgroup size at a time: each invocation tests its candidate against the
+// boxes kept so far, the group fills the chunk's bitmask (row r: the later
+// candidates r suppresses), one invocation walks the rows still in the
+// running in order, keeping each and OR-ing its row into the removed set.
+// Stops at `limit` kept boxes. The workgroup size is a power of two >= 32.
 #extension GL_GOOGLE_include_directive : require
 
 layout(local_size_x_id = 1) in;
