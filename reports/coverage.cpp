@@ -23,11 +23,15 @@ std::string counts_text(const VerdictCounts& counts, std::initializer_list<Verdi
 }
 
 // Reasons in order of how many cases give them, then as first seen.
-void add_reason(std::vector<ReasonCount>& reasons, Verdict v, const std::string& reason) {
+void add_reason(std::vector<ReasonCount>& reasons, Verdict v, const std::string& reason, const std::string& op) {
   auto it = std::find_if(reasons.begin(), reasons.end(),
                          [&](const ReasonCount& r) { return r.verdict == v && r.reason == reason; });
-  if (it == reasons.end()) reasons.push_back({v, reason, 1});
-  else ++it->count;
+  if (it == reasons.end()) {
+    reasons.push_back({v, reason, 1, {op}});
+    return;
+  }
+  ++it->count;
+  if (std::find(it->ops.begin(), it->ops.end(), op) == it->ops.end()) it->ops.push_back(op);
 }
 
 void sort_reasons(std::vector<ReasonCount>& reasons) {
@@ -78,7 +82,7 @@ std::vector<BackendCoverage> coverage_by_backend(const RunResults& results) {
   for (const CaseResult& c : results.cases) {
     if (!not_tested(c.verdict)) continue;
     for (BackendCoverage& b : out)
-      if (b.backend == c.backend) add_reason(b.reasons, c.verdict, c.message);
+      if (b.backend == c.backend) add_reason(b.reasons, c.verdict, c.message, c.op);
   }
   for (BackendCoverage& b : out) sort_reasons(b.reasons);
   return out;
@@ -93,7 +97,7 @@ std::string not_tested_text(const RunResults& results) {
     const Key key{c.op, c.backend, c.dtype, c.verdict};
     auto [it, fresh] = groups.try_emplace(key);
     if (fresh) order.push_back(key);
-    add_reason(it->second, c.verdict, c.message);
+    add_reason(it->second, c.verdict, c.message, c.op);
   }
   if (order.empty()) return "";
   std::string text = "not tested (one line per op x backend x data type; each case is in results.json):\n";

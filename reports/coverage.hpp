@@ -24,6 +24,7 @@ struct ReasonCount {
   Verdict verdict = Verdict::kSkipped;
   std::string reason;  // the case message ("" when a case gave none)
   uint64_t count = 0;
+  std::vector<std::string> ops;  // the ops of those cases, as first seen
 };
 
 struct BackendCoverage {

@@ -96,13 +96,18 @@ std::string coverage_table(const RunResults& results) {
     out += "<ul class=\"reasons\">";
     for (size_t i = 0; i < b.reasons.size() && i < kBannerReasons; ++i) {
       const ReasonCount& r = b.reasons[i];
+      // A reason that names no op ("prepare() does not support these data types") says which ops gave it.
+      std::string ops;
+      if (std::none_of(r.ops.begin(), r.ops.end(), [&](const std::string& op) { return r.reason.find(op) != std::string::npos; }))
+        for (const std::string& op : r.ops) ops += (ops.empty() ? " <span class=\"muted\">(" : ", ") + html_escape(op);
+      if (!ops.empty()) ops += ")</span>";
       out += "<li>" + std::to_string(r.count) + " " + badge(r.verdict) + " " +
-             (r.reason.empty() ? std::string("(no reason given)") : html_escape(r.reason)) + "</li>";
+             (r.reason.empty() ? std::string("(no reason given)") : html_escape(r.reason)) + ops + "</li>";
     }
     out += "</ul>";
     if (b.reasons.size() > kBannerReasons)
       out += "<div class=\"muted\">" + std::to_string(b.reasons.size() - kBannerReasons) +
-             " more reasons: see <a href=\"#not-tested\">Not tested here</a></div>";
+             " more reasons: see <a href=\"#not-tested\">Not tested here</a> and results.json</div>";
     out += "</td></tr>\n";
   }
   return out + "</tbody></table>\n";

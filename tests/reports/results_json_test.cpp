@@ -36,6 +36,22 @@ TEST(ResultsJson, CaseRoundTripsAlone) {
   EXPECT_EQ(json(original).get<CaseResult>(), original);
 }
 
+TEST(ResultsJson, JudgingRuleAndKeptOutputsRoundTripAndAreLeftOutWhenEmpty) {
+  CaseResult c = make_sample_results().cases[2];
+  EXPECT_FALSE(json(c).contains("kept_dir"));
+  EXPECT_FALSE(json(c).at("stats").contains("tolerance_source"));
+  c.stats->tolerance_source = "golden manifest: ONNX's own rule";
+  c.outputs[0].stats->tolerance_source = "plan FLOAT_32: within 3 ulp";
+  c.kept_dir = "/tmp/out/kept/" + c.id;
+  c.kept_note = "";
+  const json j = c;
+  EXPECT_EQ(j.at("stats").at("tolerance_source"), "golden manifest: ONNX's own rule");
+  EXPECT_EQ(j.at("outputs")[0].at("stats").at("tolerance_source"), "plan FLOAT_32: within 3 ulp");
+  EXPECT_EQ(j.at("kept_dir"), "/tmp/out/kept/" + c.id);
+  EXPECT_FALSE(j.contains("kept_note"));
+  EXPECT_EQ(j.get<CaseResult>(), c);
+}
+
 TEST(ResultsJson, NonFiniteNumbersTravelAsStrings) {
   Mismatch m{3, {0, 3}, std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity(),
              -std::numeric_limits<double>::infinity()};
