@@ -104,6 +104,9 @@ TEST(ResultsJson, SchemaFieldsPresent) {
                           "started_at", "finished_at", "cores", "backends", "build_type", "packages"})
     EXPECT_TRUE(j.at("environment").contains(key)) << key;
   EXPECT_EQ(j.at("complete"), true);
+  // The summary block repeats the headline: 2 PASSED, 1 FAILED, 1 SKIPPED, 1 UNIMPLEMENTED, 1 CRASH.
+  EXPECT_EQ(j.at("summary").at("headline"),
+            "FAILED: 2 of 6 cases failed (1 FAILED, 1 CRASH); 2 passed; 2 not tested (1 UNIMPLEMENTED, 1 SKIPPED)");
   for (const char* key : {"name", "available", "reason", "device", "vendor", "driver_version", "api_version"})
     EXPECT_TRUE(j.at("environment").at("backends").at(0).contains(key)) << key;
   const json& failed = j.at("cases").at(2);
