@@ -472,7 +472,18 @@ reports::CaseResult execute_case(const Case& c, const OpContext& op, const Backe
   const bool keeping = be.keep != nullptr && be.keep->mode != KeepMode::kNone;
   CaseArtifacts artifacts;
   reports::CaseResult r = run_case(c, op, be, lifecycle_companions, keeping ? &artifacts : nullptr);
-  if (keeping && keeps(be.keep->mode, r.verdict)) keep_case(*be.keep, c, artifacts, r);
+  if (keeping && keeps(be.keep->mode, r.verdict)) {
+    // A case refused before its oracle ran (create() or prepare()) is still
+    // worth keeping: its inputs with what the kernel should have computed.
+    if (artifacts.expected.empty() && !artifacts.inputs.empty()) {
+      try {
+        artifacts.expected = expected_outputs(c, op, &be, artifacts.inputs);
+      } catch (const std::exception&) {
+        // keep_case says the case has no expected outputs
+      }
+    }
+    keep_case(*be.keep, c, artifacts, r);
+  }
   return r;
 }
 

@@ -73,7 +73,7 @@ bool keeps(KeepMode mode, Verdict verdict) {
 void keep_case(const KeepPolicy& policy, const Case& c, const CaseArtifacts& artifacts, reports::CaseResult& r) {
   if (artifacts.expected.empty()) {
     // A golden case needs its expected outputs: a folder without them could not be run again.
-    r.kept_note = "not kept: the case ended before its oracle gave expected outputs (its repro line reproduces it)";
+    r.kept_note = "not kept: the case has no expected outputs (its oracle did not answer; its repro line reproduces it)";
     return;
   }
   try {
@@ -94,6 +94,7 @@ void keep_case(const KeepPolicy& policy, const Case& c, const CaseArtifacts& art
       m["kernel_outputs"].push_back(golden_tensor_entry(t.name, "got" + std::to_string(k) + ".npy", t.type.dtype,
                                                         artifacts.expected[k].shape, t.quant));
     }
+    if (got.empty()) m["note"] = "no kernel outputs: the case ended before the kernel executed (" + r.message + ")";
     nlohmann::json judged = nlohmann::json::array();
     for (const reports::TensorRecord& t : r.outputs)
       if (t.stats) judged.push_back({{"output", t.name}, {"tolerance", t.stats->tolerance}, {"from", t.stats->tolerance_source}});

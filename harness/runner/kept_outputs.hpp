@@ -37,8 +37,10 @@ struct CaseArtifacts {
 bool keeps(KeepMode mode, Verdict verdict);
 
 // Writes the case's folder and sets r.kept_dir, or r.kept_note when the case
-// has no expected outputs yet (create() or prepare() ended it), the cap is
-// reached, or the files cannot be written (a run never fails for it).
+// has no expected outputs (its oracle could not answer), the cap is reached,
+// or the files cannot be written (a run never fails for it). A case that
+// ended before the kernel executed keeps its inputs and expected outputs
+// without got*.npy, and its manifest's "note" says why.
 void keep_case(const KeepPolicy& policy, const Case& c, const CaseArtifacts& artifacts, reports::CaseResult& r);
 
 // The end-of-run lines: how many cases were kept where, and how many the cap

@@ -130,6 +130,30 @@ TEST_F(OprigCliTest, KeepOutputsWritesEachFailedCaseAsAGoldenCaseThatRunsAgain) 
   }
 }
 
+// validate judges a claimed kernel refusing a declared type as FAILED (refuses_fp16): nothing was
+// computed, so the kept case holds its inputs and expected outputs, and says why there is no got0.npy.
+TEST_F(OprigCliTest, ValidateKeepsARefusedCaseWithItsInputsAndExpectedOutputs) {
+  const OprigRun run = oprig({"validate", "--spec", kPlantedAtan.string(), "--package", OPRIG_TEST_PACKAGE_REFUSES_FP16,
+                              "--keep-outputs"},
+                             "run");
+  ASSERT_TRUE(run.results.is_object()) << run.process.err;
+  EXPECT_EQ(run.process.exit_code, 1);
+  size_t kept = 0;
+  for (const nlohmann::json& c : run.cases()) {
+    if (c.at("verdict") != "FAILED") continue;
+    ASSERT_TRUE(c.contains("kept_dir")) << c.at("id");
+    const std::filesystem::path dir = c.at("kept_dir").get<std::string>();
+    EXPECT_TRUE(std::filesystem::exists(dir / "in0.npy"));
+    EXPECT_TRUE(std::filesystem::exists(dir / "out0.npy"));
+    EXPECT_FALSE(std::filesystem::exists(dir / "got0.npy"));
+    const nlohmann::json manifest = nlohmann::json::parse(read_text(dir / "manifest.json"));
+    EXPECT_THAT(manifest.at("note").get<std::string>(),
+                HasSubstr("no kernel outputs: the case ended before the kernel executed (prepare() refused FLOAT_16"));
+    ++kept;
+  }
+  EXPECT_GT(kept, 0u);
+}
+
 TEST_F(OprigCliTest, KeepOutputsStopsAtItsCapAndSaysSo) {
   // all: every case would be kept; 4 KiB hold a 7-element case (about 2 KiB with its manifest), never a
   // 16384-element one (about 200 KiB).
