@@ -55,9 +55,15 @@ const TensorSlot* slot_of(const std::vector<TensorSlot>& slots, size_t k) {
   return slots.empty() ? nullptr : &slots[std::min(k, slots.size() - 1)];  // a Repeated last def covers the rest
 }
 
+// The layout the spec declares for a tensor on a backend; "" where it declares
+// none that says how values are laid out (UNDEFINED, BACKEND_SPECIFIC left
+// unresolved, NOT_YET_DEFINED).
 std::string slot_layout(const TensorSlot& slot, const std::string& backend) {
   const auto it = slot.layout_by_backend.find(backend);
-  return it != slot.layout_by_backend.end() && !it->second.empty() ? it->second : slot.layout;
+  const std::string layout = it != slot.layout_by_backend.end() && !it->second.empty() ? it->second : slot.layout;
+  for (const char* vague : {"UNDEFINED", "BACKEND_SPECIFIC", "NOT_YET_DEFINED"})
+    if (spec::iequals(layout, vague)) return "";
+  return layout;
 }
 
 // "NHWC on cpu, NCHW on opencl, vulkan" when the spec's backends disagree on
