@@ -26,20 +26,11 @@
 #include "reports/results.hpp"
 #include "runner/keep_policy.hpp"
 #include "runner/oracle.hpp"
+#include "runner/tolerance_table.hpp"
 
 namespace oprig::harness {
 
 struct TensorData;
-
-// The plan's tolerances: by output name first, then by data type.
-struct ToleranceTable {
-  std::map<oprig_dtype, compare::Tolerance> by_dtype;
-  std::map<std::string, compare::Tolerance> by_output;
-  const compare::Tolerance* find(const std::string& output_name, oprig_dtype dtype) const;
-};
-// Keys are data type names ("FLOAT_32", "f32") or output names of the spec.
-// Throws std::runtime_error naming the key.
-ToleranceTable parse_tolerance_table(const nlohmann::json& table, const OpCaseSpace& space);
 
 struct OpContext {
   const TestPlan* plan = nullptr;

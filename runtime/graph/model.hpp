@@ -151,6 +151,12 @@ Model load_model(const std::filesystem::path& path, const PackageResolver& packa
 Model parse_model(std::string_view json_text, const std::filesystem::path& source_name,
                   const std::filesystem::path& base_dir, const PackageResolver& packages);
 
+// The model as oprig.model/1 JSON that parse_model reads back into the same
+// model (line numbers aside): operation types as numbers, constants inline.
+// Throws std::invalid_argument for what JSON numbers cannot hold (a
+// non-finite float constant: such a constant needs a .npy file).
+std::string write_model_json(const Model& model);
+
 // Semantic checks (also run by load_model): operand indices in range,
 // lifetimes, use before write, types of built-ins, IF/WHILE signatures, no
 // subgraph reference cycles, extension prefixes and package ops. Resolves

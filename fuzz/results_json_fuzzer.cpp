@@ -1,0 +1,14 @@
+// results.json (`oprig report`, a --baseline): read_results_file, then the
+// checks of results_checks.cpp.
+#include "fuzz_support.hpp"
+#include "reports/results.hpp"
+#include "results_checks.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const auto path = oprig::fuzz::write_scratch("results.json", data, size);
+  oprig::reports::RunResults results;
+  if (oprig::fuzz::reads_or_refuses<oprig::reports::ResultsFormatError>(
+          [&] { results = oprig::reports::read_results_file(path); }, path.string()))
+    oprig::fuzz::check_results(results);
+  return 0;
+}
