@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # README command 2 (and .ci/run): installs what is missing, builds, and runs
 # every test with ctest; then builds again with AddressSanitizer and
-# UndefinedBehaviorSanitizer and runs the unit tests under them.
+# UndefinedBehaviorSanitizer and runs the unit tests under them (among them
+# the replay of every fuzz target's seeds and past findings); last, a short
+# fuzzing pass over every reader (fuzz/README.md), OPRIG_FUZZ_SECONDS each
+# (default 20; 0 skips it).
 # Whatever an earlier configure left in build/'s cache (README command 1
 # configures it with OPRIG_BUILD_TESTS=OFF), this one builds every test, and
 # ctest fails when it finds none: a test run that ran nothing is not green.
@@ -34,3 +37,14 @@ bash "$root/scripts/build.sh" "$root/build-asan" -DOPRIG_SANITIZE=ON -DCMAKE_CXX
 export ASAN_OPTIONS=abort_on_error=0:detect_leaks=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 (cd "$root/build-asan" && ctest --output-on-failure --no-tests=error -j"$jobs" -L unit "${ctest_args[@]}")
+
+echo "== fuzz build and a short fuzzing pass over every reader"
+fuzz_seconds=${OPRIG_FUZZ_SECONDS:-20}
+if [[ $fuzz_seconds -gt 0 ]]; then
+  # Only the fuzz targets and the reader libraries they link (fuzz/CMakeLists.txt).
+  OPRIG_BUILD_TARGETS=oprig_fuzzers bash "$root/scripts/build.sh" "$root/build-fuzz" -DOPRIG_BUILD_FUZZERS=ON \
+    -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_C_COMPILER=clang-14 -DOPRIG_BUILD_TESTS=OFF -DOPRIG_BUILD_BENCHMARKS=OFF \
+    -DOPRIG_BACKEND_OPENCL=OFF -DOPRIG_BACKEND_VULKAN=OFF -DOPRIG_BACKEND_DSP=OFF
+  # A fresh corpus each time: CI checks the seeds and what 20 s of mutation reach.
+  OPRIG_FUZZ_WORK="$root/build-fuzz/fuzz-work-ci" OPRIG_FUZZ_NICE=0 bash "$root/fuzz/run_fuzzers.sh" "$root/build-fuzz" "$fuzz_seconds"
+fi

@@ -48,7 +48,7 @@ nlohmann::json run_identity(const Selection& selection, const std::vector<report
   const auto absolute = [](const std::filesystem::path& p) { return std::filesystem::absolute(p).string(); };
   nlohmann::json identity = {{"schema", "oprig-run/1"},
           {"spec", selection.spec_file ? absolute(*selection.spec_file) : ""},
-          {"suite", selection.spec_file ? "" : absolute(selection.suite_dir.value_or(default_suite_dir()))},
+          {"suite", selection.spec_file ? "" : absolute(selection.suite_dir ? *selection.suite_dir : default_suite_dir())},
           {"packages", package_list},
           {"backends", selection.backends},
           {"op", selection.op},

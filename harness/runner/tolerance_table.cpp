@@ -16,7 +16,9 @@ const compare::Tolerance* ToleranceTable::find(const std::string& output_name, o
 ToleranceTable parse_tolerance_table(const nlohmann::json& table, const OpCaseSpace& space) {
   ToleranceTable out;
   if (!table.is_object()) throw std::runtime_error("expected an object: data type or output name -> tolerance");
-  for (const auto& [key, entry] : table.items()) {
+  for (const auto& item : table.items()) {
+    const std::string& key = item.key();  // not a structured binding: clang 14 cannot capture those
+    const nlohmann::json& entry = item.value();
     try {
       if (const auto dtype = dtype_from_name(key)) {
         out.by_dtype[*dtype] = compare::parse_tolerance(entry);

@@ -4,6 +4,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include <nlohmann/json.hpp>
+
 #include "core/dtype.hpp"
 #include "core/half.hpp"
 #include "graph/model.hpp"

@@ -273,6 +273,10 @@ std::string write_json(const std::vector<Package>& packages, WriteNotes* notes) 
   Json root = Json::object();
   for (size_t i = 0; i < packages.size(); ++i) {
     std::string key = "UdoPackage_" + std::to_string(i);
+    // An XML collection with an empty OpDefList loads; a UDO config with no
+    // operator is not one (read_json and the SNPE tools refuse it).
+    if (packages[i].ops.empty())
+      throw WriteError(key + " (package '" + packages[i].name + "'): a UDO config needs at least one operator");
     root[key] = package_json(packages[i], key, notes);
   }
   try {

@@ -37,7 +37,8 @@ std::string write_xml(const Package& package, WriteNotes* notes = nullptr);
 // layouts) and that reads back into the same IR: what the format has no
 // place for goes into "oprig_extension" keys, written only where needed.
 // `notes` lists what the SNPE tools will not take (a type they lack, an op
-// with no core they know). Throws WriteError.
+// with no core they know). Throws WriteError, also for a package without
+// operators (an empty OpDefList), which the format cannot hold.
 std::string write_json(const std::vector<Package>& packages, WriteNotes* notes = nullptr);
 
 // The whole IR, every field, for `spec show --json` and for tools.

@@ -11,6 +11,7 @@ packages=(
   libvulkan-dev mesa-vulkan-drivers glslc spirv-tools
   libgemmlowp-dev libxml2-utils python3 python3-numpy python3-scipy chromium
   libopenblas-dev libdnnl-dev libclblast-dev libonnx-testdata python3-onnx
+  clang-14 libclang-rt-14-dev
 )
 
 missing=()

@@ -37,6 +37,21 @@ TEST(RoundTrip, XmlAtan) { expect_xml_round_trip(opsuite_path("atan/atan.xml"));
 TEST(RoundTrip, JsonMultiPackage) { expect_json_round_trip(data_path("good/multi_package.json")); }
 TEST(RoundTrip, JsonAtan) { expect_json_round_trip(opsuite_path("atan/atan.json")); }
 
+// Found by fuzz/spec_xml_fuzzer: an empty OpDefList loads from XML, and
+// write_json wrote "Operators": [], which read_json refuses.
+TEST(RoundTrip, PackageWithoutOperatorsHasNoJsonForm) {
+  LoadResult xml = load_ok(data_path("empty/empty_opdeflist.xml"));
+  ASSERT_EQ(xml.packages.size(), 1u);
+  ASSERT_TRUE(xml.packages[0].ops.empty());
+  try {
+    (void)write_json(xml.packages);
+    FAIL() << "no WriteError";
+  } catch (const WriteError& e) {
+    EXPECT_STREQ(e.what(), "UdoPackage_0 (package 'EmptyPackage'): a UDO config needs at least one operator");
+  }
+  expect_xml_round_trip(data_path("empty/empty_opdeflist.xml"));  // XML holds it
+}
+
 TEST(RoundTrip, JsonNchwThroughXml) {
   // JSON allows NCHW natively; through XML it must come back as NCHW.
   LoadResult json = load_ok(data_path("good/multi_package.json"));
