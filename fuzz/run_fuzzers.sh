@@ -79,7 +79,8 @@ for t in "${targets[@]}"; do
   cov=$(grep -o 'cov: [0-9]*' <<<"$last" | grep -o '[0-9]*' || true)
   ft=$(grep -o 'ft: [0-9]*' <<<"$last" | grep -o '[0-9]*' || true)
   corp=$(grep -o 'corp: [0-9]*/[0-9]*[a-zA-Z]*' <<<"$last" | cut -d' ' -f2 || true)
-  cpu_s=$(awk '{printf "%.1f", $1 + $2}' "$cpu" 2>/dev/null || echo "?")
+  # time(1) puts "Command exited with non-zero status N" above the figures.
+  cpu_s=$(tail -1 "$cpu" | awk '{printf "%.1f", $1 + $2}' 2>/dev/null || echo "?")
   printf '%-24s %10s %13s %7s %12s %7s %8s\n' "$t" "${execs:-?}" "${cov:-?}/${edges:-?}" "${ft:-?}" "${corp:-?}" \
     "${rss:-?}" "$cpu_s"
   if [[ $rc -ne 0 ]]; then

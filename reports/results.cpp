@@ -528,7 +528,7 @@ RunResults read_results_file(const std::filesystem::path& path) {
   json parsed;
   try {
     parsed = json::parse(content);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, or out_of_range for 1e999
     throw ResultsFormatError(path.string() + ": not valid JSON (" + e.what() + ")");
   }
   RunResults results;

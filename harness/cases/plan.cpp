@@ -335,7 +335,7 @@ TestPlan load_plan(const std::filesystem::path& path) {
   json j;
   try {
     j = json::parse(in);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, or out_of_range for 1e999
     throw std::runtime_error(path.string() + ": not valid JSON: " + e.what());
   }
   return parse_plan(j, path);

@@ -94,7 +94,7 @@ Tolerance parse_tolerance_text(std::string_view json_text) {
   json entry;
   try {
     entry = json::parse(json_text);
-  } catch (const json::parse_error& error) {
+  } catch (const json::exception& error) {  // parse_error, or out_of_range for 1e999
     throw ToleranceError(std::string("tolerance: not valid JSON: ") + error.what());
   }
   return parse_tolerance(entry);

@@ -176,7 +176,7 @@ Calibration read_calibration_file(const std::filesystem::path& path) {
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(text.str());
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {  // parse_error, or out_of_range for 1e999
     throw PerfInputError(path.string() + ": not valid JSON: " + e.what());
   }
   return calibration_from_json(j, path.string());

@@ -182,7 +182,7 @@ BenchmarkFile read_benchmark_file(const std::filesystem::path& given) {
   nlohmann::json document;
   try {
     document = nlohmann::json::parse(text.str());
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {  // parse_error, or out_of_range for 1e999
     fail(path, std::string("not valid JSON: ") + e.what());
   }
   return parse_benchmark_json(document, path);

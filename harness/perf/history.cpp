@@ -226,7 +226,7 @@ std::vector<HistoryRecord> read_history(const std::filesystem::path& dir) {
     nlohmann::json j;
     try {
       j = nlohmann::json::parse(text.str());
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const nlohmann::json::exception& e) {  // parse_error, or out_of_range for 1e999
       throw PerfInputError(file.string() + ": not valid JSON: " + e.what());
     }
     records.push_back(history_record_from_json(j, file));

@@ -1,8 +1,11 @@
 // results.json: the round trip is exact, the schema has its fields, and bad
 // input is rejected with the path of the offending field.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <limits>
 
 #include "reports/json/json_reporter.hpp"
@@ -223,6 +226,21 @@ TEST(ResultsJson, BadFilesNameTheFileAndTheField) {
     EXPECT_NE(std::string(e.what()).find("not_json.json: not valid JSON"), std::string::npos) << e.what();
   }
   EXPECT_THROW(read_results_file(testing::data_file("does_not_exist.json")), ResultsFormatError);
+}
+
+// Found by fuzz/results_json_fuzzer (fuzz/regressions/): a number too large
+// for a double is nlohmann's out_of_range, not parse_error, and escaped.
+TEST(ResultsJson, ANumberTooLargeIsInvalidJson) {
+  const auto file = std::filesystem::temp_directory_path() / ("oprig_results_overflow_" + std::to_string(::getpid()) + ".json");
+  std::ofstream(file) << "-9223e72037209";
+  try {
+    read_results_file(file);
+    FAIL() << "accepted a number no double holds";
+  } catch (const ResultsFormatError& e) {
+    EXPECT_NE(std::string(e.what()).find("not valid JSON ([json.exception.out_of_range.406]"), std::string::npos)
+        << e.what();
+  }
+  std::filesystem::remove(file);
 }
 
 }  // namespace
