@@ -1,6 +1,6 @@
-// What ArgMax's device kernels (opencl, vulkan) share: the parameters,
-// prepare()'s checks and output shape (the cpu kernel's: FLOAT_32, FLOAT_16
-// or INT_32 in, INT_32 out), the launch and the cost.
+// What ArgMax's kernels share: the parameters and prepare()'s checks and
+// output shape (FLOAT_32, FLOAT_16 or INT_32 in, INT_32 out) on every
+// backend; the launch and the cost on the devices (opencl, vulkan).
 //
 // The input is seen as lines: [outer, n, inner] with the axis in the middle,
 // line (o, i) holding the n elements o n inner + j inner + i. A work-group

@@ -1,6 +1,7 @@
-// What TopK's device kernels (opencl, vulkan) share: the parameters,
-// prepare()'s checks and output shapes (the cpu kernel's: FLOAT_32, FLOAT_16
-// or INT_32 values, INT_32 indices), the plan of the launches, the cost.
+// What TopK's kernels share: the parameters and prepare()'s checks and
+// output shapes (FLOAT_32, FLOAT_16 or INT_32 values, INT_32 indices) on
+// every backend; the plan of the launches and the cost on the devices
+// (opencl, vulkan).
 //
 // Lines: [outer, n, inner] with the axis in the middle; line (o, i) holds
 // elements o n inner + j inner + i. Each element becomes a rank (common/
