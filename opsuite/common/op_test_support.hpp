@@ -1,7 +1,8 @@
 // For the unit tests of the ops (<op>/*_test.cpp in oprig_opsuite_test;
-// used by conv2d/ and depthwise_conv2d/), beside test_device.hpp: one
-// execute of an op of any number of inputs through the package ABI on any
-// backend, test data (small integers, whose fp32 sums are exact in any
+// used by conv2d/, depthwise_conv2d/, activation/, quantize/, dequantize/,
+// elementwise_binary/), beside test_device.hpp: one execute of an op of any
+// number of inputs (or of one input to an output of a given type and
+// quantisation) through the package ABI on any backend, test data (small integers, whose fp32 sums are exact in any
 // order, or values in [-1, 1]; fp16 conversions), and a fixture for tests
 // run on each device backend by name (test_device(): one backend per
 // process), which skips where the backend is absent.
@@ -39,6 +40,22 @@ inline HostTensor run_op(Backend& backend, const std::string& op, const ParamLis
   if (s.run() != OPRIG_STATUS_OK) throw std::runtime_error(op + ": execute failed");
   if (shape != nullptr) shape->assign(s.outputs()[0].dims, s.outputs()[0].dims + s.outputs()[0].rank);
   return s.output(0);
+}
+
+// An output's description for run_once() (test_device.hpp): its dtype and
+// quantisation (the kernel writes the shape).
+inline oprig_tensor output_of(oprig_dtype dtype, float scale = 0, int32_t zero_point = 0) {
+  oprig_tensor t{};
+  t.dtype = dtype;
+  t.scale = scale;
+  t.zero_point = zero_point;
+  return t;
+}
+
+// One execute of a one-input op with the output `out` describes.
+inline HostTensor run_one(Backend& backend, const std::string& op, const ParamList& params, const HostTensor& in,
+                          const oprig_tensor& out) {
+  return run_once(backend, implementation(backend.kind()), op, params, in, out);
 }
 
 inline size_t count(const std::vector<int64_t>& shape) {
