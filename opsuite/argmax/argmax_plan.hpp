@@ -87,19 +87,21 @@ struct Launch {
 constexpr uint64_t kTargetGroups = 1024;
 constexpr uint64_t kMinPerItem = 64;
 
-// `group` is the work-group size, a power of two.
-inline Launch plan_launch(const Shape& s, uint32_t group) {
+// `group` is the work-group size, `max_team` the most work-items per line
+// (both powers of two; lavapipe keeps a team within a subgroup, see
+// common/slice_device_vulkan.hpp).
+inline Launch plan_launch(const Shape& s, uint32_t group, uint32_t max_team) {
   Launch l;
   l.group = group;
   l.lane_fast = s.inner == 1;
   uint64_t team;
   if (l.lane_fast) {
     // About 8 elements per work-item: rows of 1024 take teams of 128.
-    team = std::min<uint64_t>(group, std::bit_ceil(std::max<uint64_t>(1, s.n / 8)));
+    team = std::min<uint64_t>({group, max_team, std::bit_ceil(std::max<uint64_t>(1, s.n / 8))});
   } else {
     // Up to 32 neighbouring lines side by side (128-byte rows of fp32).
     const uint64_t slots = std::min<uint64_t>({group, std::bit_ceil(s.inner), 32});
-    team = group / slots;
+    team = std::min<uint64_t>(group / slots, max_team);
   }
   l.team_log2 = static_cast<uint32_t>(std::countr_zero(team));
   l.line_groups = (s.lines() + l.slots() - 1) / l.slots();
@@ -113,9 +115,9 @@ inline Launch plan_launch(const Shape& s, uint32_t group) {
 }
 
 // The merge of the parts: one line of `parts` ranks per output, a team each.
-inline Launch plan_merge(const Shape& s, uint32_t group, uint32_t parts) {
+inline Launch plan_merge(const Shape& s, uint32_t group, uint32_t max_team, uint32_t parts) {
   const Shape ranks{s.dtype, s.lines(), parts, 1};
-  Launch l = plan_launch(ranks, group);
+  Launch l = plan_launch(ranks, group, max_team);
   l.parts = 1;
   l.part_len = parts;
   return l;

@@ -7,10 +7,23 @@
 // of each. With one part the team's first work-item writes the index;
 // with several, the rank, for argmax_merge.
 
+// The team's greatest rank: its greatest key, then the greatest low word
+// among the members holding that key (common/opencl/team_reduce.cl, on keys
+// and low words as ints of the same order).
+inline ulong argmax_team_best(const ulong rank, local int* scratch, const uint member, const uint team,
+                              const uint stride) {
+  const uint lid = get_local_id(0);
+  const int key = (int)((uint)(rank >> 32) ^ 0x80000000u);
+  const int top = oprig_team_max_int(key, scratch, lid, member, team, stride);
+  const int low = oprig_team_max_int(key == top ? (int)((uint)rank ^ 0x80000000u) : INT_MIN, scratch, lid, member,
+                                     team, stride);
+  return oprig_rank(top, (uint)low ^ 0x80000000u);
+}
+
 #define OPRIG_ARGMAX_KERNEL(name, T, KEY)                                                                            \
   kernel void name(global const T* x, global int* y, global ulong* partial, const ulong lines, const uint n,      \
                    const ulong inner, const uint team_log2, const uint lane_fast, const uint part_len,            \
-                   const uint last, local ulong* scratch) {                                                       \
+                   const uint last, local int* scratch) {                                                         \
     const uint lid = get_local_id(0);                                                                             \
     const uint team = 1u << team_log2, slots = (uint)get_local_size(0) >> team_log2;                             \
     const uint lane = lane_fast ? lid & (team - 1) : lid / slots;                                                 \
@@ -24,7 +37,7 @@
       for (uint j = part * part_len + lane; j < to; j += team)                                                    \
         best = max(best, oprig_rank(KEY(row[(ulong)j * inner]), last ? j : ~j));                                  \
     }                                                                                                             \
-    best = oprig_team_max_rank(best, scratch, team, lane_fast ? 1 : slots);                                       \
+    best = argmax_team_best(best, scratch, lane, team, lane_fast ? 1 : slots);                                    \
     if (lane == 0 && line < lines) {                                                                              \
       if (parts > 1) partial[line * parts + part] = best;                                                         \
       else y[line] = (int)(last ? (uint)best : ~(uint)best);                                                      \
@@ -39,7 +52,7 @@ OPRIG_ARGMAX_KERNEL(argmax_i32, int, OPRIG_KEY_OF_INT)
 
 // The parts' ranks of each line (`parts` consecutive ranks) to its index.
 kernel void argmax_merge(global const ulong* partial, global int* y, const ulong lines, const uint parts,
-                         const uint team_log2, const uint last, local ulong* scratch) {
+                         const uint team_log2, const uint last, local int* scratch) {
   const uint lid = get_local_id(0);
   const uint team = 1u << team_log2, slots = (uint)get_local_size(0) >> team_log2;
   const uint lane = lid & (team - 1);
@@ -47,6 +60,6 @@ kernel void argmax_merge(global const ulong* partial, global int* y, const ulong
   ulong best = 0;
   if (line < lines)
     for (uint j = lane; j < parts; j += team) best = max(best, partial[line * parts + j]);
-  best = oprig_team_max_rank(best, scratch, team, 1);
+  best = argmax_team_best(best, scratch, lane, team, 1);
   if (lane == 0 && line < lines) y[line] = (int)(last ? (uint)best : ~(uint)best);
 }

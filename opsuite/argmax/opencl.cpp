@@ -87,9 +87,9 @@ oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   const oprig_status st = argmax::plan_shape(k->params, inputs, num_inputs, outputs, num_outputs, &k->shape);
   if (st != OPRIG_STATUS_OK) return st;
   const uint32_t group = group_size(*k);
-  k->launch = argmax::plan_launch(k->shape, group);
+  k->launch = argmax::plan_launch(k->shape, group, group);
   if (k->launch.parts > 1) {
-    k->merge_launch = argmax::plan_merge(k->shape, group, k->launch.parts);
+    k->merge_launch = argmax::plan_merge(k->shape, group, group, k->launch.parts);
     const oprig_status reserved = k->partial.reserve(k->context, k->shape.lines() * k->launch.parts * 8);
     if (reserved != OPRIG_STATUS_OK) return reserved;
   }
@@ -115,7 +115,7 @@ oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   cl_kernel kernel = k->kernel_for(s.dtype);
   if (!set_kernel_args(kernel, x, y, partial, cl_ulong{s.lines()}, static_cast<cl_uint>(s.n), cl_ulong{s.inner},
                        cl_uint{l.team_log2}, cl_uint{l.lane_fast ? 1u : 0u}, cl_uint{l.part_len}, last) ||
-      !set_local_arg(kernel, 10, size_t{l.group} * sizeof(cl_ulong)))
+      !set_local_arg(kernel, 10, size_t{l.group} * sizeof(cl_int)))
     return OPRIG_STATUS_BACKEND_ERROR;
   ClEnqueue enqueue(k->queue);
   const size_t global[2] = {l.line_groups * l.group, l.parts}, local[2] = {l.group, 1};
@@ -123,7 +123,7 @@ oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   if (st == OPRIG_STATUS_OK && l.parts > 1) {
     const argmax::Launch& m = k->merge_launch;
     if (!set_kernel_args(k->merge, partial, y, cl_ulong{s.lines()}, cl_uint{l.parts}, cl_uint{m.team_log2}, last) ||
-        !set_local_arg(k->merge, 6, size_t{m.group} * sizeof(cl_ulong)))
+        !set_local_arg(k->merge, 6, size_t{m.group} * sizeof(cl_int)))
       return OPRIG_STATUS_BACKEND_ERROR;
     const size_t merge_global = m.line_groups * m.group, merge_local = m.group;
     st = enqueue.kernel(k->merge, 1, &merge_global, &merge_local);

@@ -1,9 +1,11 @@
-// ArgMax on the vulkan backend: host side of vulkan.comp. create() reads
-// the device's work-group limits; prepare() plans lines, teams and parts
-// (argmax_plan.hpp), makes the pipeline for the input type and reserves the
-// parts' ranks; execute() records the reduction (and, with parts, the
-// merge, in its own descriptor set). Inputs past 32-bit element offsets are
-// UNSUPPORTED.
+// ArgMax on the vulkan backend: host side of vulkan.glsl, compiled as
+// vulkan_subgroup.comp where the device has subgroup shuffles in compute
+// shaders and as vulkan.comp elsewhere (common/slice_device_vulkan.hpp
+// decides, and caps a team on CPU devices). prepare() plans lines, teams
+// and parts (argmax_plan.hpp), makes the pipeline for the input type and
+// reserves the parts' ranks; execute() records the reduction (and, with
+// parts, the merge, in its own descriptor set). Inputs past 32-bit element
+// offsets are UNSUPPORTED.
 #include <vulkan/vulkan.h>
 
 #include <algorithm>
@@ -14,7 +16,9 @@
 
 #include "argmax/argmax_plan.hpp"
 #include "argmax_vulkan_spv.h"
+#include "argmax_vulkan_subgroup_spv.h"
 #include "common/kernel.hpp"
+#include "common/slice_device_vulkan.hpp"
 #include "common/vulkan_pipeline.hpp"
 
 namespace oprig::opsuite {
@@ -25,6 +29,8 @@ namespace {
 
 constexpr uint32_t kGroup = 256;  // invocations per workgroup, at most
 constexpr uint32_t kMergeType = 3;
+// Shared memory per invocation: team_reduce.glsl's int and vec2 scratch.
+constexpr uint32_t kSharedBytesPerInvocation = 12;
 
 struct PushConstants {
   uint32_t lines, n, inner, team_log2, lane_fast, part_len, last;
@@ -34,7 +40,7 @@ struct ArgMaxVulkan : KernelBase {
   const oprig_backend_context* ctx = nullptr;
   VulkanPipelines pipelines;
   int module = -1;
-  uint32_t group = 1, max_groups_x = 1;
+  uint32_t group = 1, max_team = 1, max_groups_x = 1;
   argmax::Params params;
   bool prepared = false;
   argmax::Shape shape;
@@ -58,13 +64,15 @@ oprig_status create(const oprig_backend_context* ctx, const oprig_param* params,
   k->params = argmax::read_params(params, num_params);
   VkPhysicalDeviceProperties properties;
   vkGetPhysicalDeviceProperties(static_cast<VkPhysicalDevice>(ctx->vk_physical_device), &properties);
-  const VkPhysicalDeviceLimits& limits = properties.limits;
-  k->group = std::bit_floor(std::min({kGroup, limits.maxComputeWorkGroupInvocations, limits.maxComputeWorkGroupSize[0],
-                                      limits.maxComputeSharedMemorySize / 8}));
-  k->max_groups_x = limits.maxComputeWorkGroupCount[0];
+  k->max_groups_x = properties.limits.maxComputeWorkGroupCount[0];
+  const VulkanSliceDevice device = vulkan_slice_device(*ctx, kSharedBytesPerInvocation);
+  // A whole number of subgroups where the butterflies run (min_group).
+  k->group = std::max(std::min(kGroup, device.slices.max_group), device.slices.min_group);
+  k->max_team = std::min(k->group, device.slices.max_members);
   oprig_status st = k->pipelines.init(*ctx, 3, sizeof(PushConstants), 2);
   if (st == OPRIG_STATUS_OK) {
-    k->module = k->pipelines.add_module(std::span(argmax_vulkan_spirv, argmax_vulkan_spirv_size));
+    k->module = add_slice_module(k->pipelines, device, std::span(argmax_vulkan_spirv, argmax_vulkan_spirv_size),
+                                 std::span(argmax_vulkan_subgroup_spirv, argmax_vulkan_subgroup_spirv_size));
     if (k->module < 0) st = OPRIG_STATUS_BACKEND_ERROR;
   }
   if (st != OPRIG_STATUS_OK) {
@@ -83,13 +91,13 @@ oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   if (st != OPRIG_STATUS_OK) return st;
   const argmax::Shape& s = k->shape;
   if (s.elements() > UINT32_MAX) return OPRIG_STATUS_UNSUPPORTED;
-  k->launch = argmax::plan_launch(s, k->group);
+  k->launch = argmax::plan_launch(s, k->group, k->max_team);
   if (k->launch.line_groups > k->max_groups_x) return OPRIG_STATUS_UNSUPPORTED;
   const uint32_t constants[2] = {k->group, type_constant(s.dtype)};
   k->reduce = k->pipelines.pipeline(k->module, constants);
   if (k->reduce == VK_NULL_HANDLE) return OPRIG_STATUS_BACKEND_ERROR;
   if (k->launch.parts > 1) {
-    k->merge_launch = argmax::plan_merge(s, k->group, k->launch.parts);
+    k->merge_launch = argmax::plan_merge(s, k->group, k->max_team, k->launch.parts);
     const uint32_t merge_constants[2] = {k->group, kMergeType};
     k->merge = k->pipelines.pipeline(k->module, merge_constants);
     if (k->merge == VK_NULL_HANDLE) return OPRIG_STATUS_BACKEND_ERROR;

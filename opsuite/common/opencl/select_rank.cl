@@ -8,7 +8,9 @@
 // a driver flushes them. Rank 0 is below every rank whose low word is not 0
 // (an empty slot); where the low word can be 0 (ArgMax's last index, index
 // 0), rank 0 decodes to that same index, so an empty slot never changes an
-// answer. The same ranks in GLSL: ../glsl/select_rank.glsl.
+// answer. The same ranks in GLSL: ../glsl/select_rank.glsl. A team's
+// greatest rank takes two trees of team_reduce.cl (the greatest key, then
+// the greatest low word among the members holding it): ArgMax's.
 
 // A key whose signed order is the op's order of values: NaN (any sign,
 // any payload) above +Inf, -0 equal to +0.
@@ -24,23 +26,3 @@ inline int oprig_key_f16(const uint bits) {
 }
 
 inline ulong oprig_rank(const int key, const uint low) { return upsample((uint)key ^ 0x80000000u, low); }
-
-// The greatest rank of each team of `team` work-items (a power of two) of a
-// 1-D work-group; a team's members are `spread` local ids apart (1: teams of
-// consecutive ids; the number of teams: member m of every team at m x
-// spread). `scratch` holds get_local_size(0) ranks. Every work-item of the
-// group must make the call (it holds barriers); each gets its team's rank.
-// The result is the maximum of unique ranks, so no tree order can change it.
-inline ulong oprig_team_max_rank(const ulong rank, local ulong* scratch, const uint team, const uint spread) {
-  const uint lid = get_local_id(0);
-  const uint member = (lid / spread) & (team - 1);
-  scratch[lid] = rank;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (uint half_team = team / 2; half_team > 0; half_team >>= 1) {
-    if (member < half_team) scratch[lid] = max(scratch[lid], scratch[lid + half_team * spread]);
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  const ulong best = scratch[lid - member * spread];
-  barrier(CLK_LOCAL_MEM_FENCE);  // the scratch may be reused at once
-  return best;
-}
