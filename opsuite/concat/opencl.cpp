@@ -23,7 +23,7 @@ struct ConcatOpenCL : KernelBase {
   cl_kernel kernel = nullptr;
   int64_t axis = 0;
   bool prepared = false;
-  concat::BytePlan plan;
+  ChunkedRows plan;
   ~ConcatOpenCL() {
     if (kernel != nullptr) clReleaseKernel(kernel);
   }
@@ -59,7 +59,7 @@ oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   if (num_inputs < 1 || num_outputs != 1 || inputs == nullptr || outputs == nullptr)
     return OPRIG_STATUS_INVALID_ARGUMENT;
   if (num_inputs > kMaxInputs) return OPRIG_STATUS_UNSUPPORTED;
-  const oprig_status st = concat::plan_bytes(k->axis, inputs, num_inputs, outputs[0], &k->plan);
+  const oprig_status st = concat::plan_rows(concat::Params{k->axis}, inputs, num_inputs, outputs, num_outputs, &k->plan);
   k->prepared = st == OPRIG_STATUS_OK;
   return st;
 }

@@ -33,7 +33,7 @@ struct ConcatVulkan : KernelBase {
   int module = -1;
   int64_t axis = 0;
   bool prepared = false;
-  concat::BytePlan plan;
+  ChunkedRows plan;
 };
 
 oprig_status create(const oprig_backend_context* ctx, const oprig_param* params, size_t num_params,
@@ -63,7 +63,7 @@ oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   if (num_inputs < 1 || num_outputs != 1 || inputs == nullptr || outputs == nullptr)
     return OPRIG_STATUS_INVALID_ARGUMENT;
   if (num_inputs > kMaxInputs) return OPRIG_STATUS_UNSUPPORTED;
-  const oprig_status st = concat::plan_bytes(k->axis, inputs, num_inputs, outputs[0], &k->plan);
+  const oprig_status st = concat::plan_rows(concat::Params{k->axis}, inputs, num_inputs, outputs, num_outputs, &k->plan);
   if (st != OPRIG_STATUS_OK) return st;
   if (k->plan.total > UINT32_MAX - 3 || k->plan.total > k->pipelines.max_range()) return OPRIG_STATUS_UNSUPPORTED;
   if (k->pipelines.pipeline(k->module, 0) == VK_NULL_HANDLE) return OPRIG_STATUS_BACKEND_ERROR;
