@@ -1,8 +1,8 @@
 #version 450
 // ElementwiseBinary, vulkan, FLOAT_32 and FLOAT_16 (spec constant kHalf):
-// ADD, SUB, MUL, DIV, MAX, MIN with NumPy broadcasting. (INT_32 is
-// vulkan_int.comp, which needs no Float64; POW on floats is refused: GLSL has
-// no accurate pow.)
+// ADD, SUB, MUL, DIV, MAX, MIN, POW with NumPy broadcasting. (INT_32 is
+// vulkan_int.comp, which needs no Float64.) POW is pow_fp64.glsl: GLSL's
+// pow() has no useful accuracy, so its own log2 and exp2 in double.
 //
 // IEEE results on any driver, denormals included: some drivers (lavapipe
 // among them) flush fp32 denormals and cannot be asked not to, and GLSL's
@@ -32,7 +32,7 @@ layout(std430, set = 0, binding = 1) readonly buffer B { uint b_words[]; };
 layout(std430, set = 0, binding = 2) buffer Y { uint y_words[]; };
 
 layout(push_constant) uniform Params {
-  uint op;       // 0 ADD, 1 SUB, 2 MUL, 3 DIV, 4 MAX, 5 MIN
+  uint op;       // 0 ADD, 1 SUB, 2 MUL, 3 DIV, 4 MAX, 5 MIN, 6 POW
   uint count;    // output elements
   uint merged;   // rank of the merged iteration space (common/broadcast.hpp)
   uint dims[8];
@@ -43,6 +43,7 @@ layout(push_constant) uniform Params {
 
 #include "fp16_bits.glsl"
 #include "fp32_exact.glsl"
+#include "pow_fp64.glsl"
 
 void offsets(uint i, out uint a, out uint b) {
   a = 0u;
@@ -72,6 +73,7 @@ uint activate(uint bits) {
 }
 
 uint apply(uint a, uint b) {
+  if (p.op == 6u) return activate(pow_bits(a, b));
   if (p.op >= 4u) {
     if (is_nan(a) || is_nan(b)) return 0x7fc00000u;
     bool a_wins = p.op == 4u ? order(a) > order(b) : order(a) < order(b);
