@@ -141,12 +141,14 @@ ByteCopyFn byte_copy_for(uint32_t isa, bool stream) {
 
 void gather_chunks(const ChunkedRows& rows, std::byte* dense, const std::byte* const* parts, size_t begin, size_t end,
                    ByteCopyFn copy) {
-  walk_chunks(rows, begin, end, [&](size_t part, size_t at, size_t b, size_t n) { copy(dense + b, parts[part] + at, n); });
+  walk_chunks(rows, begin, end,
+              [&](size_t part, size_t at, size_t b, size_t n) { copy(dense + b, parts[part] + at, n); });
 }
 
 void scatter_chunks(const ChunkedRows& rows, const std::byte* dense, std::byte* const* parts, size_t begin, size_t end,
                     ByteCopyFn copy) {
-  walk_chunks(rows, begin, end, [&](size_t part, size_t at, size_t b, size_t n) { copy(parts[part] + at, dense + b, n); });
+  walk_chunks(rows, begin, end,
+              [&](size_t part, size_t at, size_t b, size_t n) { copy(parts[part] + at, dense + b, n); });
 }
 
 void copy_block_range(const CopyBlock& k, const std::byte* src, std::byte* dst, size_t begin, size_t end,

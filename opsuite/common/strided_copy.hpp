@@ -1,10 +1,10 @@
-// The layout arithmetic of the ops that only move bytes (Concat, Split,
-// Crop), written once for every backend: each op's byte_plan.hpp checks its
-// tensors, writes the output shapes and describes the copy here; the cpu
-// kernels walk it (byte_copy.hpp), the opencl and vulkan kernels launch one
-// block copy per block (device_copy.hpp and the opencl_/vulkan_strided_copy
-// files). Values come through bit for bit whatever the element type; a
-// quantised tensor keeps its codes, so the quantisation must not change.
+// The layout arithmetic of the ops that only move bytes (Concat, Split, Crop),
+// written once for every backend: each op's byte_plan.hpp checks its tensors,
+// writes the output shapes and describes the copy here; the cpu kernels walk it
+// (byte_copy.hpp), the opencl and vulkan kernels launch one block copy per
+// block (strided_copy_kernel.hpp, device_copy.hpp). Values come through bit for
+// bit whatever the element type; a quantised tensor keeps its codes, so the
+// quantisation must not change.
 //
 // - ChunkedRows: one dense tensor whose every row (one index of the
 //   dimensions before the axis) is chunk 0 of part 0, chunk 0 of part 1, ...;
