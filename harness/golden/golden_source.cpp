@@ -157,6 +157,62 @@ json manifest_params(const json& manifest) {
   return out;
 }
 
+namespace {
+
+// The cases of one parsed manifest, one per backend, appended to `out`;
+// none when it names another op.
+void append_manifest_cases(const json& m, const std::filesystem::path& manifest, const OpCaseSpace& space,
+                           const std::vector<std::string>& backends, std::vector<Case>& out) {
+  if (!m.is_object() || !spec::iequals(m.value("op", ""), space.op)) return;
+  Case base;
+  base.op = space.op;
+  base.package = m.value("package", space.package);
+  base.golden_dir = manifest.parent_path().string();
+  base.fill = "golden";
+  base.variant = "golden";
+  base.params = manifest_params(m);
+  const json inputs = m.value("inputs", json::array());
+  const json outputs = m.value("outputs", json::array());
+  if (!inputs.is_array() || !outputs.is_array() || outputs.empty())
+    bad(manifest, "needs \"inputs\" and a non-empty \"outputs\" array");
+  for (size_t k = 0; k < inputs.size(); ++k)
+    base.inputs.push_back(tensor_from(inputs[k], manifest, "inputs[" + std::to_string(k) + "]", false));
+  for (size_t k = 0; k < outputs.size(); ++k)
+    base.outputs.push_back(tensor_from(outputs[k], manifest, "outputs[" + std::to_string(k) + "]", true));
+  // Unnamed tensors take the spec's names by position.
+  for (size_t k = 0; k < base.inputs.size(); ++k)
+    if (base.inputs[k].name.empty() && !space.inputs.empty())
+      base.inputs[k].name = space.inputs[std::min(k, space.inputs.size() - 1)].name;
+  for (size_t k = 0; k < base.outputs.size(); ++k)
+    if (base.outputs[k].name.empty() && !space.outputs.empty())
+      base.outputs[k].name = space.outputs[std::min(k, space.outputs.size() - 1)].name;
+  while (!base.inputs.empty() && !base.inputs.back().present) base.inputs.pop_back();
+  const CaseTensor& primary = base.inputs.empty() ? base.outputs.front() : base.inputs.front();
+  base.dtype = primary.type.dtype;
+  base.quantized = primary.type.quantized;
+  base.types_text = std::string(dtype_short_name(base.dtype));
+  base.shape_text = "golden";
+  base.golden_id = "golden__" + id_text(manifest.parent_path().filename().string());
+  base.seed = seed_of(base.op, base.golden_id);
+  if (m.contains("tolerance")) {
+    check_manifest_tolerance(m.at("tolerance"), space, manifest);
+    base.tolerance = m.at("tolerance");
+  }
+  require_layouts(base, space, manifest);
+  for (const std::string& backend : backends) {
+    Case c = base;
+    c.backend = backend;
+    c.id = op_key(c.op) + "__" + c.golden_id + "__" + backend;
+    c.not_runnable = not_runnable_reason(c, space, backend);
+    // A tensor without a layout of its own (the spec's backends agree on it) takes the backend's.
+    for (size_t k = 0; k < c.inputs.size(); ++k)
+      if (c.inputs[k].layout.empty()) c.inputs[k].layout = space.input_layout(k, backend);
+    out.push_back(std::move(c));
+  }
+}
+
+}  // namespace
+
 std::vector<Case> golden_folder_cases(const std::filesystem::path& root, const OpCaseSpace& space,
                                       const std::vector<std::string>& backends) {
   if (!std::filesystem::is_directory(root)) throw std::runtime_error(root.string() + ": not a golden folder");
@@ -172,51 +228,12 @@ std::vector<Case> golden_folder_cases(const std::filesystem::path& root, const O
     } catch (const json::exception& e) {
       bad(manifest, std::string("not valid JSON: ") + e.what());
     }
-    if (!m.is_object() || !spec::iequals(m.value("op", ""), space.op)) continue;
-    Case base;
-    base.op = space.op;
-    base.package = m.value("package", space.package);
-    base.golden_dir = manifest.parent_path().string();
-    base.fill = "golden";
-    base.variant = "golden";
-    base.params = manifest_params(m);
-    const json inputs = m.value("inputs", json::array());
-    const json outputs = m.value("outputs", json::array());
-    if (!inputs.is_array() || !outputs.is_array() || outputs.empty())
-      bad(manifest, "needs \"inputs\" and a non-empty \"outputs\" array");
-    for (size_t k = 0; k < inputs.size(); ++k)
-      base.inputs.push_back(tensor_from(inputs[k], manifest, "inputs[" + std::to_string(k) + "]", false));
-    for (size_t k = 0; k < outputs.size(); ++k)
-      base.outputs.push_back(tensor_from(outputs[k], manifest, "outputs[" + std::to_string(k) + "]", true));
-    // Unnamed tensors take the spec's names by position.
-    for (size_t k = 0; k < base.inputs.size(); ++k)
-      if (base.inputs[k].name.empty() && !space.inputs.empty())
-        base.inputs[k].name = space.inputs[std::min(k, space.inputs.size() - 1)].name;
-    for (size_t k = 0; k < base.outputs.size(); ++k)
-      if (base.outputs[k].name.empty() && !space.outputs.empty())
-        base.outputs[k].name = space.outputs[std::min(k, space.outputs.size() - 1)].name;
-    while (!base.inputs.empty() && !base.inputs.back().present) base.inputs.pop_back();
-    const CaseTensor& primary = base.inputs.empty() ? base.outputs.front() : base.inputs.front();
-    base.dtype = primary.type.dtype;
-    base.quantized = primary.type.quantized;
-    base.types_text = std::string(dtype_short_name(base.dtype));
-    base.shape_text = "golden";
-    base.golden_id = "golden__" + id_text(manifest.parent_path().filename().string());
-    base.seed = seed_of(base.op, base.golden_id);
-    if (m.contains("tolerance")) {
-      check_manifest_tolerance(m.at("tolerance"), space, manifest);
-      base.tolerance = m.at("tolerance");
-    }
-    require_layouts(base, space, manifest);
-    for (const std::string& backend : backends) {
-      Case c = base;
-      c.backend = backend;
-      c.id = op_key(c.op) + "__" + c.golden_id + "__" + backend;
-      c.not_runnable = not_runnable_reason(c, space, backend);
-      // A tensor without a layout of its own (the spec's backends agree on it) takes the backend's.
-      for (size_t k = 0; k < c.inputs.size(); ++k)
-        if (c.inputs[k].layout.empty()) c.inputs[k].layout = space.input_layout(k, backend);
-      out.push_back(std::move(c));
+    // A field of the wrong type ("shape": "x") is nlohmann's type_error from
+    // value()/get(): the manifest is bad, not the run.
+    try {
+      append_manifest_cases(m, manifest, space, backends, out);
+    } catch (const json::exception& e) {
+      bad(manifest, std::string("a field has the wrong type: ") + e.what());
     }
   }
   return out;

@@ -99,12 +99,16 @@ BenchmarkFile parse_benchmark_json(const nlohmann::json& document, const std::fi
     if (!e.is_object()) fail(path, where + " is not an object");
     if (!e.contains("name") || !e["name"].is_string() || e["name"].get<std::string>().empty())
       fail(path, where + " has no \"name\"");
-    const std::string run_name =
-        e.contains("run_name") && e["run_name"].is_string() ? e["run_name"].get<std::string>() : e["name"].get<std::string>();
+    // An empty run_name would make a benchmark without a name: "name" stands in.
+    const std::string run_name = e.contains("run_name") && e["run_name"].is_string() &&
+                                         !e["run_name"].get<std::string>().empty()
+                                     ? e["run_name"].get<std::string>()
+                                     : e["name"].get<std::string>();
     const std::string run_type = e.contains("run_type") && e["run_type"].is_string() ? e["run_type"].get<std::string>() : "iteration";
     if (run_type != "iteration" && run_type != "aggregate")
       fail(path, where + ": unknown run_type \"" + run_type + "\" (expected iteration or aggregate)");
     const std::string name = benchmark_identity(run_name);
+    if (name.empty()) fail(path, where + ": run_name \"" + run_name + "\" names no benchmark once /repeats:N is dropped");
     auto [it, inserted] = index_of.try_emplace(name, file.benchmarks.size());
     if (inserted) {
       file.benchmarks.emplace_back();
