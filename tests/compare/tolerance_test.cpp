@@ -64,6 +64,7 @@ TEST(Tolerance, RejectsMalformedEntries) {
   expect_error(R"({"ulp": 3, "reason": "r", "mistrust_zero_fraction": 2})", "[0, 1]");
   expect_error(R"([1, 2])", "expected a JSON object");
   expect_error(R"({"ulp": 3,)", "not valid JSON");
+  expect_error(R"({"ulp": 1e999})", "not valid JSON");  // nlohmann's out_of_range, not parse_error
 }
 
 TEST(Tolerance, ByDtypeTable) {
