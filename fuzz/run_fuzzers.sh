@@ -74,8 +74,9 @@ for t in "${targets[@]}"; do
   # match is an empty field ("?"), not the end of this script.
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   rss=$(sed -n 's/^stat::peak_rss_mb: *//p' "$log" | tail -1)
-  edges=$( (grep -o 'Loaded 1 modules *([0-9]*' "$log" || true) | grep -o '[0-9]*$' | head -1)
-  last=$( (grep -E '^#[0-9]+' "$log" || true) | tail -1)
+  # model_json_fuzzer loads a package: "Loaded 2 modules (N ...)", N for both.
+  edges=$(grep -o 'Loaded [0-9]* modules *([0-9]*' "$log" | grep -o '[0-9]*$' | head -1 || true)
+  last=$(grep -E '^#[0-9]+' "$log" | tail -1 || true)
   cov=$(grep -o 'cov: [0-9]*' <<<"$last" | grep -o '[0-9]*' || true)
   ft=$(grep -o 'ft: [0-9]*' <<<"$last" | grep -o '[0-9]*' || true)
   corp=$(grep -o 'corp: [0-9]*/[0-9]*[a-zA-Z]*' <<<"$last" | cut -d' ' -f2 || true)

@@ -1,6 +1,7 @@
 #include "golden/golden_source.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <fstream>
 #include <stdexcept>
 
@@ -27,6 +28,13 @@ void find_manifests(const std::filesystem::path& dir, int depth, std::vector<std
   }
 }
 
+// An integer field read without nlohmann's float-to-int cast, which is
+// undefined behaviour for 1e110 (found by golden_manifest_fuzzer under UBSan).
+int64_t integer_field(const json& value, const std::filesystem::path& manifest, const std::string& where) {
+  if (!value.is_number_integer()) bad(manifest, where + ": expected an integer");
+  return value.get<int64_t>();
+}
+
 CaseTensor tensor_from(const json& t, const std::filesystem::path& manifest, const std::string& where, bool output) {
   CaseTensor ct;
   if (t.is_null() || (t.is_object() && t.value("present", true) == false)) {
@@ -44,9 +52,16 @@ CaseTensor tensor_from(const json& t, const std::filesystem::path& manifest, con
   const auto dtype = dtype_from_name(type_name);
   if (!dtype) bad(manifest, where + ": unknown dtype '" + type_name + "'");
   ct.quant.scale = t.value("scale", 0.0);
-  ct.quant.zero_point = t.value("zero_point", 0);
+  if (t.contains("zero_point")) {
+    const int64_t zero_point = integer_field(t.at("zero_point"), manifest, where + ".zero_point");
+    if (zero_point < INT32_MIN || zero_point > INT32_MAX) bad(manifest, where + ".zero_point: out of range");
+    ct.quant.zero_point = static_cast<int32_t>(zero_point);
+  }
   ct.type = {*dtype, ct.quant.scale != 0};
-  ct.shape = t.value("shape", std::vector<int64_t>{});
+  if (t.contains("shape")) {
+    if (!t.at("shape").is_array()) bad(manifest, where + ".shape: expected an array of integers");
+    for (const json& d : t.at("shape")) ct.shape.push_back(integer_field(d, manifest, where + ".shape"));
+  }
   ct.layout = t.value("layout", "");
   return ct;
 }
