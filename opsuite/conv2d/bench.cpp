@@ -34,12 +34,14 @@
 #include <utility>
 #include <vector>
 
-#include "common/clblast_at_exit.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "cpu/cpu_isa.hpp"
 #include "device_kernel_bench.hpp"
 #include "kept_until_exit.hpp"
 #include "runner/kernel_session.hpp"
+#if OPRIG_BENCH_CLBLAST
+#include "common/clblast_at_exit.hpp"
+#endif
 
 namespace {
 
