@@ -112,6 +112,9 @@ struct Case {
   // output, or a table like plan.json's), which judges the case instead of
   // the plan's; null when the manifest has none.
   nlohmann::json tolerance;
+  // Terms summed into one output element (the shape entry's
+  // "reduction_length"): scales a tolerance's "accumulation" term.
+  double reduction_length = 1;
   uint64_t seed = 0;
   std::string golden_id;
   std::string id;

@@ -13,6 +13,7 @@
 #include "runner/kept_outputs.hpp"
 #include "runner/lifecycle_checks.hpp"
 #include "runner/output_poison.hpp"
+#include "runner/unordered_outputs.hpp"
 
 namespace oprig::harness {
 namespace {
@@ -410,16 +411,28 @@ reports::CaseResult run_case(const Case& c, const OpContext& op, const BackendCo
   Verdict verdict = Verdict::kPassed;
   std::string message;
   bool have_stats = false;
+  // Outputs whose order the op leaves open here: both sides in one canonical order first.
+  std::vector<std::vector<std::byte>> judged = results[0];
+  std::string unordered_note;
+  try {
+    for (const UnorderedGroup& g : unordered_groups(c, op)) {
+      canonicalise(g, c, judged, expected);
+      unordered_note += (unordered_note.empty() ? "" : "; ") + g.note;
+    }
+  } catch (const std::exception& e) {
+    return finish(r, Verdict::kInvalidSpec, std::string("order_insensitive: ") + e.what(), start);
+  }
   for (size_t k = 0; k < c.outputs.size(); ++k) {
     compare::OutputTensor got;
     got.dtype = c.outputs[k].type.dtype;
-    got.bytes = results[0][k];
+    got.bytes = judged[k];
     got.shape = expected[k].shape;
     got.scale = static_cast<float>(c.outputs[k].quant.scale);
     got.zero_point = c.outputs[k].quant.zero_point;
     compare::Comparison cmp;
     compare::CompareOptions options;
     options.signed_zero = op.signed_zero_outputs.count(c.outputs[k].name) > 0;
+    options.reduction_length = c.reduction_length;
     try {
       cmp = compare::compare_output(got, expected[k].values, tolerances[k].tolerance, options);
     } catch (const std::exception& e) {
@@ -437,6 +450,7 @@ reports::CaseResult run_case(const Case& c, const OpContext& op, const BackendCo
                  cmp.message;
   }
 
+  if (!unordered_note.empty() && !message.empty()) message += " (" + unordered_note + ")";
   std::vector<double> sorted = perf.compute_ns_samples;
   std::sort(sorted.begin(), sorted.end());
   perf.compute_ns_min = sorted.front();

@@ -216,10 +216,13 @@ OracleKind oracle_for(const Case& c, const OpContext& op) {
 std::string oracle_name(const Case& c, const OpContext& op) {
   switch (oracle_for(c, op)) {
     case OracleKind::kGolden: return "golden (" + c.golden_dir + ")";
-    case OracleKind::kReference: return "oprig fp64 reference";
+    case OracleKind::kReference:
+      return op.reference_requested ? "oprig fp64 reference of its own " + c.op + " (--bundled-reference)"
+                                    : std::string("oprig fp64 reference");
     case OracleKind::kPackage:
       return std::string("package reference (") +
-             (op.package_reference->precision == OPRIG_REFERENCE_FLOAT_64 ? "fp64" : "native types") + ")";
+             (op.package_reference->precision == OPRIG_REFERENCE_FLOAT_64 ? "fp64" : "native types") + ")" +
+             (op.package_name.empty() ? "" : " of " + op.package_name);
     case OracleKind::kBackend: return "backend " + op.reference_backend;
     case OracleKind::kNone: break;
   }

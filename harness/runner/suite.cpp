@@ -51,6 +51,7 @@ std::vector<std::string> selection_args(const Selection& s) {
   if (s.golden_only) args.push_back("--golden-only");
   if (!s.reference_backend.empty()) args.insert(args.end(), {"--reference-backend", s.reference_backend});
   if (s.strict) args.push_back("--strict");
+  if (s.bundled_reference) args.push_back("--bundled-reference");
   if (s.keep.mode != KeepMode::kNone)
     args.insert(args.end(), {"--keep-outputs", keep_mode_name(s.keep.mode), "--keep-outputs-dir", s.keep.dir.string(),
                              "--keep-outputs-cap-bytes", std::to_string(s.keep.cap_bytes)});
@@ -193,8 +194,17 @@ Suite load_suite(const Selection& selection, PackageLoading loading) {
     check_package_against_spec(*op->package, op->spec_path, op->plan.op);
     op->context.plan = &op->plan;
     op->context.space = &op->space;
-    op->context.reference = opsuite::find_reference(op->plan.op);
+    // References by package, not by name: oprig's bundled reference judges
+    // the bundled package's ops; a vendor op of the same name may mean
+    // something else, so its own reference judges it unless the user asks.
+    const opsuite::ReferenceOp* bundled = opsuite::find_reference(op->plan.op);
+    if (selection.bundled_reference && bundled == nullptr)
+      throw InputError("--bundled-reference: oprig has no reference for an op named '" + op->plan.op + "'");
+    if (bundled != nullptr && (op->package->name() == kBundledPackageName || selection.bundled_reference))
+      op->context.reference = bundled;
+    op->context.reference_requested = selection.bundled_reference;
     op->context.package_reference = op->package->reference();
+    op->context.package_name = op->package->name();
     op->context.reference_backend = selection.reference_backend;
     op->golden_dirs = selection.golden_dirs;
     if (selection.spec_file && std::filesystem::is_directory(op->spec_path.parent_path() / "golden"))
@@ -206,7 +216,11 @@ Suite load_suite(const Selection& selection, PackageLoading loading) {
                        "': no oracle says what is right. Give one or more of: golden vectors (--golden DIR, or a "
                        "golden/ folder beside the spec; scripts/golden/make_golden.py writes them from NumPy), a "
                        "reference in the package (oprig_reference_v1 in oprig_package.h), or another backend of the "
-                       "package (--reference-backend cpu). harness/README.md shows each.");
+                       "package (--reference-backend cpu). harness/README.md shows each." +
+                       (bundled != nullptr ? " oprig has a reference for an op named '" + op->plan.op +
+                                                 "' of its own package; --bundled-reference judges this one by it, "
+                                                 "if it means the same"
+                                           : std::string()));
     try {
       op->context.tolerances = parse_tolerance_table(op->plan.tolerance, op->space);
     } catch (const std::exception& e) {
@@ -229,6 +243,12 @@ Suite load_suite(const Selection& selection, PackageLoading loading) {
         throw InputError(where + ": /signed_zero: \"" + name + "\" is not an output of " + op->plan.op);
       op->context.signed_zero_outputs.insert(name);
     }
+    for (size_t i = 0; i < op->plan.order_insensitive.size(); ++i)
+      for (const std::string& name : op->plan.order_insensitive[i].outputs)
+        if (std::none_of(op->space.outputs.begin(), op->space.outputs.end(),
+                         [&](const TensorSlot& s) { return s.name == name; }))
+          throw InputError(where + ": /order_insensitive/" + std::to_string(i) + ": \"" + name +
+                           "\" is not an output of " + op->plan.op);
     // Absolute paths: the repro line works from any directory.
     std::string prefix = "oprig run --spec " + quote_if_needed(std::filesystem::absolute(op->spec_path).string());
     for (const auto& p : selection.packages)
@@ -236,6 +256,7 @@ Suite load_suite(const Selection& selection, PackageLoading loading) {
     for (const auto& g : selection.golden_dirs) prefix += " --golden " + quote_if_needed(g.string());
     if (!selection.reference_backend.empty()) prefix += " --reference-backend " + selection.reference_backend;
     if (selection.strict) prefix += " --strict";
+    if (selection.bundled_reference) prefix += " --bundled-reference";
     op->context.repro_prefix = prefix;
     suite.ops.push_back(std::move(op));
   }
