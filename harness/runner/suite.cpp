@@ -6,6 +6,7 @@
 #include "compare/tolerance.hpp"
 #include "cases/derive_plan.hpp"
 #include "golden/golden_source.hpp"
+#include "runner/node_judges.hpp"
 #include "runner/package_probe.hpp"
 #include "spec/load.hpp"
 
@@ -163,14 +164,36 @@ Suite load_suite(const Selection& selection, PackageLoading loading) {
       if (!source.plan_file.empty()) {
         op->plan = load_plan(source.plan_file);
       } else {
-        // No plan.json for this op: derive one from the spec alone.
+        // No plan.json for this op: derive one from the spec, its nodes judged
+        // by what judges the package's op (runner/node_judges.hpp).
         const OpCaseSpace space = case_space_from_spec(source.spec_path, op_name);
-        const auto text = derive_plan_json(space, source.spec_path.filename().string());
+        const Package* package = nullptr;
+        size_t index = 0;
+        for (size_t i = 0; i < suite.packages.size() && package == nullptr; ++i)
+          if (suite.packages[i]->find_op(op_name) != nullptr) {
+            package = suite.packages[i].get();
+            index = i;
+          }
+        const opsuite::ReferenceOp* bundled = opsuite::find_reference(space.op);
+        const bool use_bundled =
+            bundled != nullptr && (selection.bundled_reference || (package != nullptr && package->name() == kBundledPackageName));
+        const bool runs_package_code =
+            !use_bundled && package != nullptr &&
+            (package->reference() != nullptr || package->registration().validate != nullptr);
+        const std::string spec_file = source.spec_path.filename().string();
+        nlohmann::ordered_json text;
+        if (runs_package_code && loading == PackageLoading::kCheckInChildFirst)
+          text = derive_plan_in_child(source.spec_path, op_name, package_paths.at(index), selection.bundled_reference,
+                                      spec_file);
+        else
+          text = derive_plan_here(space, spec_file, package, use_bundled ? bundled : nullptr);
         op->plan = parse_plan(nlohmann::json::parse(text.dump()), source.spec_path.parent_path() / "plan.json (derived)");
         op->plan.derived = true;
         where = source.spec_path.string() + " (derived plan)";
       }
     } catch (const InputError&) {
+      throw;
+    } catch (const PackageLoadCrash&) {
       throw;
     } catch (const std::exception& e) {
       throw InputError(e.what());
