@@ -317,6 +317,7 @@ class Deriver {
   Assignment base_;
   std::vector<ParamSweepPlan> params_;
   SplitMix64 rng_{0x6f70726967ull};
+  int lead_hint_ = -1;  // find_base: how many leading dimensions "..." stands for; -1 its own choice
 };
 
 std::optional<Assignment> Deriver::repaired(const Assignment& a, const std::set<std::string>& keep) {
@@ -381,7 +382,15 @@ bool Deriver::find_templates(Assignment& a) {
   if (unknown.empty()) return valid(a);
   if (valid(a)) return true;  // same as input 0 fits
   const std::vector<std::string> first = input0_names(a);
+  std::set<size_t> settled;
   for (size_t k : unknown) {
+    if (settled.count(k)) continue;
+    // Inputs described alike (gamma and beta: "in.shape[axis:]") take the same template together.
+    std::vector<size_t> siblings;
+    for (size_t j : unknown)
+      if (j > k && !space_.inputs[k].shape_text.empty() && space_.inputs[j].shape_text == space_.inputs[k].shape_text &&
+          model_.inputs[j].required_rank == model_.inputs[k].required_rank)
+        siblings.push_back(j);
     const int rank = model_.inputs[k].required_rank;
     std::vector<std::vector<DimTerm>> options;
     auto name_term = [](const std::string& n) {
@@ -436,6 +445,7 @@ bool Deriver::find_templates(Assignment& a) {
     bool found = false;
     for (const std::vector<DimTerm>& option : options) {
       model_.templates[k] = option;
+      for (size_t j : siblings) model_.templates[j] = option;
       Assignment b = a;
       std::set<int64_t> used;
       for (const DimTerm& t : option)
@@ -449,8 +459,10 @@ bool Deriver::find_templates(Assignment& a) {
     }
     if (!found) {
       model_.templates.erase(k);
+      for (size_t j : siblings) model_.templates.erase(j);
       return false;
     }
+    settled.insert(siblings.begin(), siblings.end());
   }
   return valid(a);
 }
@@ -464,6 +476,7 @@ bool Deriver::find_base() {
     for (const DimTerm& d : in0.dims) named += d.ellipsis ? 0 : 1;
     a.lead = named >= 3 ? 0 : 3 - named;
     if (a.lead == 0 && named == 0) a.lead = 3;
+    if (lead_hint_ >= 0) a.lead = static_cast<size_t>(lead_hint_);
     for (size_t j = 0; j < a.lead; ++j) a.dims["#e" + std::to_string(j)] = base_size("#", used);
   }
   for (const std::string& n : model_.free_names) a.dims[n] = base_size(n, used);
@@ -736,6 +749,8 @@ void Deriver::plan_params() {
           const double rounded = static_cast<double>(static_cast<float>(v));  // the kernel gets fp32
           if (rounded != d || !def.is_number()) p.values.emplace_back(rounded);
         }
+        // -0 where 0 is allowed: x + (-0) keeps the sign of a zero x, x + 0 does not.
+        if ((lo < 0 || (lo == 0 && !lo_open)) && (hi > 0 || (hi == 0 && !hi_open))) p.values.emplace_back(-0.0);
         break;
       }
       case ParamKind::kIntTensor: {
@@ -870,6 +885,8 @@ void Deriver::sweep_params() {
       const std::string what = p.slot->name + " " + (v.is_string() ? v.get<std::string>() : v.dump());
       std::set<std::string> fills = {"small_int", "ties"};
       if (p.axis_like) fills.insert({"huge", "specials"});
+      // A parameter at -0 is there for the sign of zero: the specials fill holds -0 inputs.
+      if (v.is_number_float() && v.get<double>() == 0 && std::signbit(v.get<double>())) fills.insert("specials");
       if (try_add(a, p.slot->name + token(v), "parameter " + what, fills)) ++kept;
     }
     // Integer values the base node refuses but a repaired one takes (a group of 3 with channels of 6).
@@ -1003,6 +1020,15 @@ void Deriver::special_nodes() {
       ++empties;
     }
   }
+  // Seven elements in all: less than one vector of 8, the whole tensor a tail.
+  {
+    Assignment a = base_;
+    for (const std::string& n : first)
+      if (role_of(n) != DimRole::kKernel) a.dims[n] = 1;
+    if (!first.empty()) a.dims[first.back()] = 7;
+    try_add(a, "tail7", "seven elements: less than one vector, all tail", {"small_int", "specials"},
+            std::set<std::string>(first.begin(), first.end()));
+  }
   // All ones.
   {
     Assignment a = base_;
@@ -1078,22 +1104,35 @@ void Deriver::finish() {
   // picked from it (selections). Where an output mixes several inputs (an
   // interpolation, a sum) -0 + +0 is +0 in one order of the arithmetic and
   // the spec does not fix the order, so the sign there is left open.
-  if (judge_ != nullptr)
-    if (const auto node = node_of(base_))
-      if (const auto outputs = judge_->compute_constant(*node, -0.0))
-        for (size_t k = 0; k < outputs->size() && k < space_.outputs.size(); ++k) {
-          const NodeAnswer answer = judge_->judge(*node);
-          const bool same_shape = k < answer.outputs.size() && !node->inputs.empty() && node->inputs[0] &&
-                                  answer.outputs[k] == *node->inputs[0];
-          if (!same_shape && !out_.selection) continue;
-          bool float_output = false;
-          for (const auto& [backend, types] : space_.outputs[k].types_by_backend)
-            for (const TypeChoice& t : types) float_output |= dtype_is_float(t.dtype);
-          const auto& v = (*outputs)[k];
-          if (float_output && !v.empty() &&
-              std::any_of(v.begin(), v.end(), [](double x) { return x == 0 && std::signbit(x); }))
-            out_.signed_zero_outputs.insert(space_.outputs[k].name);
-        }
+  // Probed on the base node and with each float parameter at -0 where it is swept there.
+  std::vector<Assignment> probes = {base_};
+  for (const ParamSweepPlan& p : params_)
+    for (const json& v : p.values)
+      if (p.kind == ParamKind::kFloat && v.is_number_float() && v.get<double>() == 0 && std::signbit(v.get<double>())) {
+        Assignment a = base_;
+        a.params[p.slot->name] = v;
+        probes.push_back(a);
+      }
+  for (const Assignment& probe : probes) {
+    if (judge_ == nullptr) break;
+    const auto node = node_of(probe);
+    if (!node) continue;
+    const auto outputs = judge_->compute_constant(*node, -0.0);
+    if (!outputs) continue;
+    const NodeAnswer answer = judge_->judge(*node);
+    for (size_t k = 0; k < outputs->size() && k < space_.outputs.size(); ++k) {
+      const bool same_shape = k < answer.outputs.size() && !node->inputs.empty() && node->inputs[0] &&
+                              answer.outputs[k] == *node->inputs[0];
+      if (!same_shape && !out_.selection) continue;
+      bool float_output = false;
+      for (const auto& [backend, types] : space_.outputs[k].types_by_backend)
+        for (const TypeChoice& t : types) float_output |= dtype_is_float(t.dtype);
+      const auto& v = (*outputs)[k];
+      if (float_output && !v.empty() &&
+          std::any_of(v.begin(), v.end(), [](double x) { return x == 0 && std::signbit(x); }))
+        out_.signed_zero_outputs.insert(space_.outputs[k].name);
+    }
+  }
   // An order the op leaves open: compared as multisets along the axis.
   for (const ParamSweepPlan& p : params_) {
     if (p.kind != ParamKind::kBool || !order_param(p.slot->name)) continue;
@@ -1117,7 +1156,17 @@ void Deriver::finish() {
 }
 
 std::optional<Derivation> Deriver::run() {
-  if (space_.inputs.empty() || !find_base()) return std::nullopt;
+  if (space_.inputs.empty()) return std::nullopt;
+  // An input 0 of any rank the spec does not pin (a JSON config has no
+  // shapes): rank 3 first, then the ranks ops most often need.
+  bool found = find_base();
+  for (int lead : {4, 2, 1, 5}) {
+    if (found || model_.inputs.empty() || !model_.inputs[0].has_ellipsis()) break;
+    lead_hint_ = lead;
+    found = find_base();
+  }
+  lead_hint_ = -1;
+  if (!found) return std::nullopt;
   plan_params();
   // The base node and its lifecycle companions (same parameters, other sizes).
   add(base_, "base", "the spec's defaults", {"small_int", "huge", "specials", "ties"}, true);

@@ -32,7 +32,8 @@ std::optional<std::vector<spec::ShapeDim>> shape_list(const std::string& raw) {
   if (t.empty()) return std::nullopt;
   std::string rest = t;
   const std::string l = lower(t);
-  for (const char* lead : {"shape:", "shape", "dims:", "dims"})
+  // "broadcastable to [a, b]": the full shape is one such shape.
+  for (const char* lead : {"shape:", "shape", "dims:", "dims", "broadcastable to"})
     if (l.rfind(lead, 0) == 0) {
       rest = trimmed(t.substr(std::string(lead).size()));
       break;

@@ -582,7 +582,19 @@ std::optional<std::vector<ShapeDim>> parse_shape_text(std::string_view raw) {
     p = b == std::string::npos ? "" : p.substr(b, e - b + 1);
     ShapeDim d;
     d.text = p;
-    if (p == "..." || p == "\u2026") {
+    // "batch...", "broadcast(batch of a, batch of b)...": named leading dimensions, any number of them.
+    const bool trailing_dots = p.size() > 3 && p.compare(p.size() - 3, 3, "...") == 0;
+    // "query length": a name of several words.
+    const bool words = p.find(' ') != std::string::npos &&
+                       std::all_of(p.begin(), p.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == ' ' || c == '_'; });
+    if (words) {
+      std::string joined;
+      for (char c : p)
+        if (c != ' ') joined += c;
+        else if (!joined.empty() && joined.back() != '_') joined += '_';
+      p = joined;
+    }
+    if (p == "..." || p == "\u2026" || trailing_dots) {
       d.ellipsis = true;
     } else {
       auto expr = parse_expression(p);

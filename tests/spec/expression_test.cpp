@@ -78,6 +78,20 @@ TEST(ShapeText, NamesExpressionsAndEllipses) {
   EXPECT_TRUE(parse_shape_text("shape [channel_out]"));
   EXPECT_EQ(parse_shape_text("[]")->size(), 0u);
   EXPECT_FALSE(parse_shape_text("a 4-D tensor"));
+  // Forms the opsuite's own specs use: named leading dimensions, names of several words, alternatives.
+  const auto matmul = parse_shape_text("[batch..., M, K], or [batch..., K, M] with transpose_a");
+  ASSERT_TRUE(matmul);
+  ASSERT_EQ(matmul->size(), 3u);
+  EXPECT_TRUE((*matmul)[0].ellipsis);
+  EXPECT_EQ((*matmul)[2].expr.name, "K");
+  const auto out = parse_shape_text("[broadcast(batch of in0, batch of in1)..., M, N]");
+  ASSERT_TRUE(out);
+  ASSERT_EQ(out->size(), 3u);
+  EXPECT_TRUE((*out)[0].ellipsis);
+  const auto attention = parse_shape_text("[batch, heads, query length, depth]");
+  ASSERT_TRUE(attention);
+  ASSERT_EQ(attention->size(), 4u);
+  EXPECT_EQ((*attention)[2].expr.name, "query_length");
 }
 
 TEST(Relations, NegativeBoundsAndChains) {
