@@ -266,15 +266,9 @@ void run_cast(const oprig_kernel& k, const oprig_tensor* in, uint8_t* y) {
 }
 
 // x * M (quant.hpp): a left shift, SaturatingRoundingDoublingHighMul by the
-// splatted multiplier, RoundingDivideByPOT.
-struct VectorMultiplier {
-  HVX_Vector m;
-  int left, right;
-};
-VectorMultiplier vector_multiplier(const quant::Multiplier& mul) { return {Q6_V_vsplat_R(mul.m), mul.left, mul.right}; }
-HVX_Vector scale_by(HVX_Vector x, const VectorMultiplier& mul) {
-  const HVX_Vector shifted = mul.left > 0 ? Q6_Vw_vasl_VwR(x, mul.left) : x;
-  return oprig_dsp_rdbpot_w(oprig_dsp_srdhm_w(shifted, mul.m), mul.right);
+// multiplier, RoundingDivideByPOT; its vectors made once per execute.
+oprig_dsp_quantized_multiplier vector_multiplier(const quant::Multiplier& mul) {
+  return oprig_dsp_make_quantized_multiplier(mul.m, mul.left > 0 ? mul.left : -mul.right);
 }
 
 void run_quant_arithmetic(const oprig_kernel& k, const oprig_tensor* in, uint8_t* y) {
@@ -287,9 +281,9 @@ void run_quant_arithmetic(const oprig_kernel& k, const oprig_tensor* in, uint8_t
   const HVX_Vector out_offset = Q6_V_vsplat_R(p.out_offset);
   const HVX_Vector lo = Q6_V_vsplat_R(p.range.lo), hi = Q6_V_vsplat_R(p.range.hi), zero = Q6_V_vzero();
   const bool mul = n.operation == kMul;
-  const VectorMultiplier out = vector_multiplier(p.out);
-  const VectorMultiplier in1 = mul ? out : vector_multiplier(p.in1);
-  const VectorMultiplier in2 = mul ? out : vector_multiplier(p.in2);
+  const oprig_dsp_quantized_multiplier out = vector_multiplier(p.out);
+  const oprig_dsp_quantized_multiplier in1 = mul ? out : vector_multiplier(p.in1);
+  const oprig_dsp_quantized_multiplier in2 = mul ? out : vector_multiplier(p.in2);
   for (size_t first = 0; first < n.count; first += kVector) {
     HVX_Vector wa[4], wb[4], r[4];
     const HVX_Vector va = a.at(first), vb = b.at(first);
@@ -308,11 +302,11 @@ void run_quant_arithmetic(const oprig_kernel& k, const oprig_tensor* in, uint8_t
       const HVX_Vector x = Q6_Vw_vadd_VwVw(wa[part], in1_offset), z = Q6_Vw_vadd_VwVw(wb[part], in2_offset);
       HVX_Vector raw;
       if (mul) {
-        raw = scale_by(oprig_dsp_mul_lo_w(x, z), out);
+        raw = oprig_dsp_apply_quantized_multiplier_w(oprig_dsp_mul_lo_w(x, z), &out);
       } else {
-        const HVX_Vector sx = scale_by(Q6_Vw_vasl_VwR(x, quant::kAddLeftShift), in1);
-        const HVX_Vector sz = scale_by(Q6_Vw_vasl_VwR(z, quant::kAddLeftShift), in2);
-        raw = scale_by(Q6_Vw_vadd_VwVw(sx, sz), out);
+        const HVX_Vector sx = oprig_dsp_apply_quantized_multiplier_w(Q6_Vw_vasl_VwR(x, quant::kAddLeftShift), &in1);
+        const HVX_Vector sz = oprig_dsp_apply_quantized_multiplier_w(Q6_Vw_vasl_VwR(z, quant::kAddLeftShift), &in2);
+        raw = oprig_dsp_apply_quantized_multiplier_w(Q6_Vw_vadd_VwVw(sx, sz), &out);
       }
       r[part] = Q6_Vw_vmin_VwVw(Q6_Vw_vmax_VwVw(Q6_Vw_vadd_VwVw(raw, out_offset), lo), hi);
     }

@@ -46,6 +46,10 @@ uint8_t add_reference(uint8_t a, uint8_t b, const AddParams& p) {
 
 // ---- recipe: quantised UINT_8 add, 128 elements per iteration ----
 void quantised_add(const uint8_t* a, const uint8_t* b, uint8_t* y, size_t n, const AddParams& p) {
+  // Constants once, outside the loop (each splat is an instruction).
+  const oprig_dsp_quantized_multiplier ma = oprig_dsp_make_quantized_multiplier(p.a_multiplier, p.a_shift);
+  const oprig_dsp_quantized_multiplier mb = oprig_dsp_make_quantized_multiplier(p.b_multiplier, p.b_shift);
+  const oprig_dsp_quantized_multiplier mo = oprig_dsp_make_quantized_multiplier(p.out_multiplier, p.out_shift);
   const HVX_Vector a_offset = Q6_V_vsplat_R(p.a_offset), b_offset = Q6_V_vsplat_R(p.b_offset);
   const HVX_Vector out_offset = Q6_V_vsplat_R(p.out_offset), lo = Q6_V_vzero(), hi = Q6_V_vsplat_R(255);
   for (size_t i = 0; i < n; i += 128) {
@@ -55,10 +59,9 @@ void quantised_add(const uint8_t* a, const uint8_t* b, uint8_t* y, size_t n, con
     for (int k = 0; k < 4; ++k) {
       const HVX_Vector xa = Q6_Vw_vasl_VwR(Q6_Vw_vadd_VwVw(wa[k], a_offset), 20);
       const HVX_Vector xb = Q6_Vw_vasl_VwR(Q6_Vw_vadd_VwVw(wb[k], b_offset), 20);
-      const HVX_Vector sum = Q6_Vw_vadd_VwVw(oprig_dsp_multiply_by_quantized_multiplier_w(xa, p.a_multiplier, p.a_shift),
-                                             oprig_dsp_multiply_by_quantized_multiplier_w(xb, p.b_multiplier, p.b_shift));
-      const HVX_Vector raw = Q6_Vw_vadd_VwVw(oprig_dsp_multiply_by_quantized_multiplier_w(sum, p.out_multiplier, p.out_shift),
-                                             out_offset);
+      const HVX_Vector sum = Q6_Vw_vadd_VwVw(oprig_dsp_apply_quantized_multiplier_w(xa, &ma),
+                                             oprig_dsp_apply_quantized_multiplier_w(xb, &mb));
+      const HVX_Vector raw = Q6_Vw_vadd_VwVw(oprig_dsp_apply_quantized_multiplier_w(sum, &mo), out_offset);
       r[k] = Q6_Vw_vmin_VwVw(Q6_Vw_vmax_VwVw(raw, lo), hi);
     }
     oprig_dsp_store_bytes(y + i, n - i, oprig_dsp_narrow_w_ub_sat(r));
@@ -87,11 +90,9 @@ TEST(HvxRecipes, QuantisedAddMatchesTfliteReference) {
 }
 
 // ---- recipe: requantise int32 accumulators to UINT_8 (128 per iteration) ----
-HVX_Vector requantize(const HVX_Vector acc[4], int32_t multiplier, int shift, int32_t out_offset) {
+HVX_Vector requantize(const HVX_Vector acc[4], const oprig_dsp_quantized_multiplier* m, HVX_Vector out_offset) {
   HVX_Vector r[4];
-  for (int k = 0; k < 4; ++k)
-    r[k] = Q6_Vw_vadd_VwVw(oprig_dsp_multiply_by_quantized_multiplier_w(acc[k], multiplier, shift),
-                           Q6_V_vsplat_R(out_offset));
+  for (int k = 0; k < 4; ++k) r[k] = Q6_Vw_vadd_VwVw(oprig_dsp_apply_quantized_multiplier_w(acc[k], m), out_offset);
   return oprig_dsp_narrow_w_ub_sat(r);  // the saturating packs clamp to 0..255
 }
 
@@ -140,7 +141,8 @@ TEST(HvxRecipes, Conv3x3RowMatchesScalarThenRequantises) {
     expected[x] = sum;
     ASSERT_EQ(acc[x / 32][x % 32], sum) << "pixel " << x;
   }
-  const HVX_Vector q = requantize(acc, 1395864371, -9, 100);  // scale about 0.00127
+  const oprig_dsp_quantized_multiplier m = oprig_dsp_make_quantized_multiplier(1395864371, -9);  // scale about 0.00127
+  const HVX_Vector q = requantize(acc, &m, Q6_V_vsplat_R(100));
   for (int x = 0; x < 128; ++x)
     ASSERT_EQ(reinterpret_cast<const uint8_t*>(&q)[x],
               static_cast<uint8_t>(std::clamp(mbqm(expected[x], 1395864371, -9) + 100, 0, 255)))

@@ -65,24 +65,30 @@ TEST(HvxRequant, RoundingDivideByPotMatchesGemmlowpForEveryExponent) {
   for (int exponent = 0; exponent <= 31; ++exponent)
     for (size_t first = 0; first < values.size(); first += 32) {
       const HVX_Vector x = pack(values, first);
-      const HVX_Vector r = oprig_dsp_rdbpot_w(x, exponent);
+      const HVX_Vector r = oprig_dsp_rdbpot_w(x, exponent, Q6_V_vzero());
       for (size_t i = 0; i < 32; ++i)
         ASSERT_EQ(r[i], gemmlowp::RoundingDivideByPOT(x[i], exponent)) << x[i] << " / 2^" << exponent;
     }
 }
 
-TEST(HvxRequant, RoundingDivideByPotTiesGoAwayFromZero) {
+TEST(HvxRequant, RoundingDivideByPotTiesGoAwayFromZeroAndNeverOverflows) {
   SimSession s;
   HVX_Vector x = Q6_V_vzero();
   x[0] = 5;   // 2.5 -> 3
   x[1] = -5;  // -2.5 -> -3
   x[2] = -3;  // -1.5 -> -2
   x[3] = kMin;
-  const HVX_Vector r = oprig_dsp_rdbpot_w(x, 1);
+  x[4] = kMax;      // 1073741823.5 -> 1073741824, no overflow on the way
+  x[5] = kMin + 1;  // -1073741823.5 -> -1073741824
+  x[6] = -1;        // -0.5 -> -1
+  const HVX_Vector r = oprig_dsp_rdbpot_w(x, 1, Q6_V_vzero());
   EXPECT_EQ(r[0], 3);
   EXPECT_EQ(r[1], -3);
   EXPECT_EQ(r[2], -2);
   EXPECT_EQ(r[3], kMin / 2);
+  EXPECT_EQ(r[4], 1073741824);
+  EXPECT_EQ(r[5], -1073741824);
+  EXPECT_EQ(r[6], -1);
 }
 
 // TFLite's MultiplyByQuantizedMultiplier, composed from gemmlowp as TFLite does.
@@ -99,9 +105,10 @@ TEST(HvxRequant, MultiplyByQuantizedMultiplierMatchesTfliteComposition) {
   std::uniform_int_distribution<int32_t> q31(1 << 30, kMax);
   for (int shift = -31; shift <= 8; ++shift) {
     const int32_t multiplier = q31(rng);
+    const oprig_dsp_quantized_multiplier m = oprig_dsp_make_quantized_multiplier(multiplier, shift);
     for (size_t first = 0; first < values.size(); first += 32) {
       const HVX_Vector x = pack(values, first);
-      const HVX_Vector r = oprig_dsp_multiply_by_quantized_multiplier_w(x, multiplier, shift);
+      const HVX_Vector r = oprig_dsp_apply_quantized_multiplier_w(x, &m);
       for (size_t i = 0; i < 32; ++i)
         ASSERT_EQ(r[i], multiply_by_quantized_multiplier(x[i], multiplier, shift))
             << x[i] << " * " << multiplier << " shift " << shift;

@@ -29,12 +29,6 @@ void map(const void* base, size_t bytes, uint32_t writable, const char* name) {
     sim->map(base, bytes, writable != 0, name != nullptr ? name : "a region the kernel mapped");
 }
 
-void exec(uint32_t opcode, void* d, const void* a, const void* b, const void* c, int32_t r, int32_t s) {
-  if (Simulator* sim = Simulator::bound()) return sim->execute(opcode, d, a, b, c, r, s);
-  Simulator scratch;
-  scratch.execute(opcode, d, a, b, c, r, s);
-}
-
 uint32_t failed() {
   const Simulator* sim = Simulator::bound();
   return sim != nullptr && sim->faulted() ? 1u : 0u;
@@ -45,7 +39,7 @@ const std::string kDescription = std::string("oprig ") + kSimulatorVersion + ", 
                                  " MHz";
 
 const oprig_dsp_api_v1 kApi = {sizeof(oprig_dsp_api_v1), OPRIG_DSP_API_VERSION, OPRIG_DSP_NUM_OPCODES, 0,
-                               kDescription.c_str(), begin, end, map, exec, failed, {}};
+                               kDescription.c_str(), begin, end, map, Simulator::execute_bound, failed, {}};
 
 }  // namespace
 

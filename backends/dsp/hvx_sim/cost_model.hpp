@@ -37,26 +37,29 @@ inline constexpr std::array<uint32_t, kNumResources> kUnitsPerCycle = {
 };
 
 // The HVX instruction classes of oprig_dsp.h's list and the units each takes.
-enum class Class : uint8_t { VA, VA_DV, VX, VX_DV, VS, VP, VP_VS, LD, LDU, ST, STU };
+// REG is no instruction at all: lo()/hi() name one register of a pair.
+enum class Class : uint8_t { VA, VA_DV, VX, VX_DV, VS, VP, VP_VS, LD, LDU, ST, STU, REG };
 struct ClassCost {
   const char* name;
   Resource first;
   uint8_t first_units;
   Resource second;
   uint8_t second_units;  // 0: one resource only
+  uint8_t issues;        // 1: takes an issue slot; 0: no instruction (REG)
 };
-inline constexpr std::array<ClassCost, 11> kClassCosts = {{
-    {"VA", Resource::kAlu, 1, Resource::kAlu, 0},
-    {"VA_DV", Resource::kAlu, 2, Resource::kAlu, 0},
-    {"VX", Resource::kMultiply, 1, Resource::kMultiply, 0},
-    {"VX_DV", Resource::kMultiply, 2, Resource::kMultiply, 0},
-    {"VS", Resource::kShift, 1, Resource::kShift, 0},
-    {"VP", Resource::kPermute, 1, Resource::kPermute, 0},
-    {"VP_VS", Resource::kPermute, 1, Resource::kShift, 1},
-    {"LD", Resource::kLoad, 1, Resource::kLoad, 0},
-    {"LDU", Resource::kLoad, 1, Resource::kPermute, 1},
-    {"ST", Resource::kStore, 1, Resource::kStore, 0},
-    {"STU", Resource::kStore, 1, Resource::kPermute, 1},
+inline constexpr std::array<ClassCost, 12> kClassCosts = {{
+    {"VA", Resource::kAlu, 1, Resource::kAlu, 0, 1},
+    {"VA_DV", Resource::kAlu, 2, Resource::kAlu, 0, 1},
+    {"VX", Resource::kMultiply, 1, Resource::kMultiply, 0, 1},
+    {"VX_DV", Resource::kMultiply, 2, Resource::kMultiply, 0, 1},
+    {"VS", Resource::kShift, 1, Resource::kShift, 0, 1},
+    {"VP", Resource::kPermute, 1, Resource::kPermute, 0, 1},
+    {"VP_VS", Resource::kPermute, 1, Resource::kShift, 1, 1},
+    {"LD", Resource::kLoad, 1, Resource::kLoad, 0, 1},
+    {"LDU", Resource::kLoad, 1, Resource::kPermute, 1, 1},
+    {"ST", Resource::kStore, 1, Resource::kStore, 0, 1},
+    {"STU", Resource::kStore, 1, Resource::kPermute, 1, 1},
+    {"REG", Resource::kAlu, 0, Resource::kAlu, 0, 0},
 }};
 inline constexpr const ClassCost& class_cost(Class c) { return kClassCosts[static_cast<std::size_t>(c)]; }
 

@@ -32,15 +32,16 @@ struct Shape {
   Kind operand[3];
 };
 
-// The decoded operands of one instruction. a, b, c hold the vector operands
-// in the intrinsic's order (a memory operand's slot is left unused and its
-// address is in `address`); r and s the scalar ones; d receives the result.
+// The operands of one instruction, viewed in place. a, b, c are the vector
+// operands in the intrinsic's order (a memory operand's slot views nothing:
+// its address is in `address`); r and s the scalar ones; d the result. d
+// never overlaps an operand (oprig_dsp.h's wrappers pass a fresh local); an
+// in/out predicate (kPredInOut) is updated through its operand's view.
 struct Operands {
   Reg d, a, b, c;
   uintptr_t address = 0;
   int32_t r = 0, s = 0;
   Simulator* sim = nullptr;
-  uint32_t opcode = 0;
 };
 
 using Semantics = void (*)(Operands& o);
@@ -51,11 +52,17 @@ struct Instruction {
   Class cls;                // what it costs (cost_model.hpp)
   const char* assembly;     // e.g. "Vd32.ub=vadd(Vu32.ub,Vv32.ub):sat"
   Semantics semantics;
+  int8_t address_operand;  // which operand is a memory address, or -1
 };
 
-// The instruction of an opcode (OPRIG_DSP_OP_*), or nullptr when unknown.
-const Instruction* instruction(uint32_t opcode);
 inline constexpr uint32_t kNumInstructions = OPRIG_DSP_NUM_OPCODES;
+// Indexed by opcode (table.cpp).
+extern const Instruction kInstructions[kNumInstructions];
+
+// The instruction of an opcode (OPRIG_DSP_OP_*), or nullptr when unknown.
+inline const Instruction* instruction(uint32_t opcode) {
+  return opcode < kNumInstructions ? &kInstructions[opcode] : nullptr;
+}
 
 // Every instruction's semantics, defined across the ops_*.cpp files.
 #define OPRIG_HVX_DECLARE(name, shape, cls, assembly) void op_##name(Operands& o);

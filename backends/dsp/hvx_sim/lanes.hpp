@@ -6,13 +6,18 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
+#include <utility>
 
 namespace oprig::hvx::lanes {
 
-template <typename T>
-T sat(int64_t v) {
-  constexpr int64_t lo = std::numeric_limits<T>::min();
-  constexpr int64_t hi = std::numeric_limits<T>::max();
+// v clamped to T's range, compared in v's own type (which holds T's range):
+// 32-bit arithmetic for narrow lanes keeps the loops vectorised.
+template <typename T, typename V>
+T sat(V v) {
+  static_assert(std::in_range<V>(std::numeric_limits<T>::min()) && std::in_range<V>(std::numeric_limits<T>::max()));
+  constexpr V lo = static_cast<V>(std::numeric_limits<T>::min());
+  constexpr V hi = static_cast<V>(std::numeric_limits<T>::max());
   return static_cast<T>(std::clamp(v, lo, hi));
 }
 

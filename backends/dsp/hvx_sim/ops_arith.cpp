@@ -2,6 +2,8 @@
 // average, absolute value and difference, min and max: the vector ALU.
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
+#include <type_traits>
 
 #include "hvx_sim/lanes.hpp"
 #include "hvx_sim/lanewise.hpp"
@@ -12,32 +14,70 @@ namespace {
 using lanes::sat;
 using lanes::wrap;
 
-template <typename T>
-T add_wrap(T x, T y) {
-  return wrap<T>(int64_t{x} + int64_t{y});
+// The operations as function objects (inlined into the lane loops), in
+// arithmetic wide enough for two lanes.
+struct AddWrap {
+  template <typename T>
+  T operator()(T x, T y) const {
+    return wrap<T>(Wide<T>{x} + Wide<T>{y});
+  }
+};
+struct SubWrap {
+  template <typename T>
+  T operator()(T x, T y) const {
+    return wrap<T>(Wide<T>{x} - Wide<T>{y});
+  }
+};
+// Signed 32-bit saturation from the overflow bit, in 32-bit arithmetic
+// (vectorises without 64-bit compares, which baseline x86-64 lacks).
+inline int32_t saturate_overflow(int32_t x, uint32_t wrapped, bool overflow) {
+  return overflow ? (x < 0 ? INT32_MIN : INT32_MAX) : static_cast<int32_t>(wrapped);
 }
-template <typename T>
-T sub_wrap(T x, T y) {
-  return wrap<T>(int64_t{x} - int64_t{y});
-}
-template <typename T>
-T add_sat(T x, T y) {
-  return sat<T>(int64_t{x} + int64_t{y});
-}
-template <typename T>
-T sub_sat(T x, T y) {
-  return sat<T>(int64_t{x} - int64_t{y});
-}
-
+struct AddSat {
+  template <typename T>
+  T operator()(T x, T y) const {
+    if constexpr (std::is_same_v<T, int32_t>) {
+      const uint32_t r = static_cast<uint32_t>(x) + static_cast<uint32_t>(y);
+      return saturate_overflow(x, r, static_cast<int32_t>((static_cast<uint32_t>(x) ^ r) & (static_cast<uint32_t>(y) ^ r)) < 0);
+    } else if constexpr (std::is_same_v<T, uint32_t>) {
+      const uint32_t r = x + y;
+      return r < x ? UINT32_MAX : r;
+    } else {
+      return sat<T>(Wide<T>{x} + Wide<T>{y});
+    }
+  }
+};
+struct SubSat {
+  template <typename T>
+  T operator()(T x, T y) const {
+    if constexpr (std::is_same_v<T, int32_t>) {
+      const uint32_t r = static_cast<uint32_t>(x) - static_cast<uint32_t>(y);
+      return saturate_overflow(x, r, static_cast<int32_t>((static_cast<uint32_t>(x) ^ static_cast<uint32_t>(y)) & (static_cast<uint32_t>(x) ^ r)) < 0);
+    } else if constexpr (std::is_same_v<T, uint32_t>) {
+      return x > y ? x - y : 0;
+    } else {
+      return sat<T>(Wide<T>{x} - Wide<T>{y});
+    }
+  }
+};
 // if (Q) Vx += Vu / -= Vu: Q selects byte by byte, also inside wider lanes.
 template <typename T>
 void conditional(Operands& o, bool negate_q, bool subtract) {
-  for (size_t i = 0; i < kLanes<T>; ++i) {
-    const T x = o.b.get<T>(i), u = o.c.get<T>(i);
-    o.d.set<T>(i, subtract ? sub_wrap(x, u) : add_wrap(x, u));
+  constexpr size_t n = kLanes<T>;
+  T x[n], u[n], sum[n];
+  uint8_t q[kVectorBytes], x_bytes[kVectorBytes], sum_bytes[kVectorBytes];
+  std::memcpy(x, o.b.bytes, kVectorBytes);
+  std::memcpy(u, o.c.bytes, kVectorBytes);
+  std::memcpy(q, o.a.bytes, kVectorBytes);
+  for (size_t i = 0; i < n; ++i) sum[i] = subtract ? SubWrap{}(x[i], u[i]) : AddWrap{}(x[i], u[i]);
+  std::memcpy(x_bytes, x, kVectorBytes);
+  std::memcpy(sum_bytes, sum, kVectorBytes);
+  const uint8_t flip = negate_q ? 0xFF : 0x00;
+  for (size_t i = 0; i < kVectorBytes; ++i) {
+    const auto take = static_cast<uint8_t>((q[i] != 0 ? 0xFF : 0x00) ^ flip);  // 0xFF: the sum's byte
+    sum_bytes[i] = static_cast<uint8_t>((sum_bytes[i] & take) | (x_bytes[i] & ~take));
   }
-  for (size_t i = 0; i < kVectorBytes; ++i)
-    if (o.a.bit(i) == negate_q) o.d.bytes[i] = o.b.bytes[i];
+  std::memcpy(o.d.bytes, sum_bytes, kVectorBytes);
 }
 
 // Widening add/sub: even lanes of both operands into the low vector, odd
@@ -99,27 +139,27 @@ OPRIG_HVX_OP(Q6_Vuw_vabsdiff_VwVw) {
   map2<uint32_t, int32_t>(o, [](int32_t x, int32_t y) { return wrap<uint32_t>(std::llabs(int64_t{x} - y)); });
 }
 
-OPRIG_HVX_OP(Q6_Vb_vadd_VbVb) { map2<int8_t, int8_t>(o, add_wrap<int8_t>); }
-OPRIG_HVX_OP(Q6_Vb_vadd_VbVb_sat) { map2<int8_t, int8_t>(o, add_sat<int8_t>); }
-OPRIG_HVX_OP(Q6_Vh_vadd_VhVh) { map2<int16_t, int16_t>(o, add_wrap<int16_t>); }
-OPRIG_HVX_OP(Q6_Vh_vadd_VhVh_sat) { map2<int16_t, int16_t>(o, add_sat<int16_t>); }
-OPRIG_HVX_OP(Q6_Vw_vadd_VwVw) { map2<int32_t, int32_t>(o, add_wrap<int32_t>); }
-OPRIG_HVX_OP(Q6_Vw_vadd_VwVw_sat) { map2<int32_t, int32_t>(o, add_sat<int32_t>); }
-OPRIG_HVX_OP(Q6_Vub_vadd_VubVub_sat) { map2<uint8_t, uint8_t>(o, add_sat<uint8_t>); }
-OPRIG_HVX_OP(Q6_Vuh_vadd_VuhVuh_sat) { map2<uint16_t, uint16_t>(o, add_sat<uint16_t>); }
-OPRIG_HVX_OP(Q6_Vuw_vadd_VuwVuw_sat) { map2<uint32_t, uint32_t>(o, add_sat<uint32_t>); }
+OPRIG_HVX_OP(Q6_Vb_vadd_VbVb) { map2<int8_t, int8_t>(o, AddWrap{}); }
+OPRIG_HVX_OP(Q6_Vb_vadd_VbVb_sat) { map2<int8_t, int8_t>(o, AddSat{}); }
+OPRIG_HVX_OP(Q6_Vh_vadd_VhVh) { map2<int16_t, int16_t>(o, AddWrap{}); }
+OPRIG_HVX_OP(Q6_Vh_vadd_VhVh_sat) { map2<int16_t, int16_t>(o, AddSat{}); }
+OPRIG_HVX_OP(Q6_Vw_vadd_VwVw) { map2<int32_t, int32_t>(o, AddWrap{}); }
+OPRIG_HVX_OP(Q6_Vw_vadd_VwVw_sat) { map2<int32_t, int32_t>(o, AddSat{}); }
+OPRIG_HVX_OP(Q6_Vub_vadd_VubVub_sat) { map2<uint8_t, uint8_t>(o, AddSat{}); }
+OPRIG_HVX_OP(Q6_Vuh_vadd_VuhVuh_sat) { map2<uint16_t, uint16_t>(o, AddSat{}); }
+OPRIG_HVX_OP(Q6_Vuw_vadd_VuwVuw_sat) { map2<uint32_t, uint32_t>(o, AddSat{}); }
 OPRIG_HVX_OP(Q6_Vub_vadd_VubVb_sat) {
   map2<uint8_t, uint8_t, int8_t>(o, [](uint8_t x, int8_t y) { return sat<uint8_t>(int64_t{x} + y); });
 }
-OPRIG_HVX_OP(Q6_Wb_vadd_WbWb) { map2<int8_t, int8_t>(o, add_wrap<int8_t>, 2); }
-OPRIG_HVX_OP(Q6_Wb_vadd_WbWb_sat) { map2<int8_t, int8_t>(o, add_sat<int8_t>, 2); }
-OPRIG_HVX_OP(Q6_Wh_vadd_WhWh) { map2<int16_t, int16_t>(o, add_wrap<int16_t>, 2); }
-OPRIG_HVX_OP(Q6_Wh_vadd_WhWh_sat) { map2<int16_t, int16_t>(o, add_sat<int16_t>, 2); }
-OPRIG_HVX_OP(Q6_Ww_vadd_WwWw) { map2<int32_t, int32_t>(o, add_wrap<int32_t>, 2); }
-OPRIG_HVX_OP(Q6_Ww_vadd_WwWw_sat) { map2<int32_t, int32_t>(o, add_sat<int32_t>, 2); }
-OPRIG_HVX_OP(Q6_Wub_vadd_WubWub_sat) { map2<uint8_t, uint8_t>(o, add_sat<uint8_t>, 2); }
-OPRIG_HVX_OP(Q6_Wuh_vadd_WuhWuh_sat) { map2<uint16_t, uint16_t>(o, add_sat<uint16_t>, 2); }
-OPRIG_HVX_OP(Q6_Wuw_vadd_WuwWuw_sat) { map2<uint32_t, uint32_t>(o, add_sat<uint32_t>, 2); }
+OPRIG_HVX_OP(Q6_Wb_vadd_WbWb) { map2<int8_t, int8_t>(o, AddWrap{}, 2); }
+OPRIG_HVX_OP(Q6_Wb_vadd_WbWb_sat) { map2<int8_t, int8_t>(o, AddSat{}, 2); }
+OPRIG_HVX_OP(Q6_Wh_vadd_WhWh) { map2<int16_t, int16_t>(o, AddWrap{}, 2); }
+OPRIG_HVX_OP(Q6_Wh_vadd_WhWh_sat) { map2<int16_t, int16_t>(o, AddSat{}, 2); }
+OPRIG_HVX_OP(Q6_Ww_vadd_WwWw) { map2<int32_t, int32_t>(o, AddWrap{}, 2); }
+OPRIG_HVX_OP(Q6_Ww_vadd_WwWw_sat) { map2<int32_t, int32_t>(o, AddSat{}, 2); }
+OPRIG_HVX_OP(Q6_Wub_vadd_WubWub_sat) { map2<uint8_t, uint8_t>(o, AddSat{}, 2); }
+OPRIG_HVX_OP(Q6_Wuh_vadd_WuhWuh_sat) { map2<uint16_t, uint16_t>(o, AddSat{}, 2); }
+OPRIG_HVX_OP(Q6_Wuw_vadd_WuwWuw_sat) { map2<uint32_t, uint32_t>(o, AddSat{}, 2); }
 OPRIG_HVX_OP(Q6_Ww_vadd_VhVh) { widen2<int32_t, int16_t>(o, [](int16_t x, int16_t y) { return int64_t{x} + y; }); }
 OPRIG_HVX_OP(Q6_Wh_vadd_VubVub) { widen2<int16_t, uint8_t>(o, [](uint8_t x, uint8_t y) { return int64_t{x} + y; }); }
 OPRIG_HVX_OP(Q6_Ww_vadd_VuhVuh) { widen2<int32_t, uint16_t>(o, [](uint16_t x, uint16_t y) { return int64_t{x} + y; }); }
@@ -133,27 +173,27 @@ OPRIG_HVX_OP(Q6_Ww_vaddacc_WwVuhVuh) {
   widen2_acc<int32_t, uint16_t>(o, [](uint16_t x, uint16_t y) { return int64_t{x} + y; });
 }
 
-OPRIG_HVX_OP(Q6_Vb_vsub_VbVb) { map2<int8_t, int8_t>(o, sub_wrap<int8_t>); }
-OPRIG_HVX_OP(Q6_Vb_vsub_VbVb_sat) { map2<int8_t, int8_t>(o, sub_sat<int8_t>); }
-OPRIG_HVX_OP(Q6_Vh_vsub_VhVh) { map2<int16_t, int16_t>(o, sub_wrap<int16_t>); }
-OPRIG_HVX_OP(Q6_Vh_vsub_VhVh_sat) { map2<int16_t, int16_t>(o, sub_sat<int16_t>); }
-OPRIG_HVX_OP(Q6_Vw_vsub_VwVw) { map2<int32_t, int32_t>(o, sub_wrap<int32_t>); }
-OPRIG_HVX_OP(Q6_Vw_vsub_VwVw_sat) { map2<int32_t, int32_t>(o, sub_sat<int32_t>); }
-OPRIG_HVX_OP(Q6_Vub_vsub_VubVub_sat) { map2<uint8_t, uint8_t>(o, sub_sat<uint8_t>); }
-OPRIG_HVX_OP(Q6_Vuh_vsub_VuhVuh_sat) { map2<uint16_t, uint16_t>(o, sub_sat<uint16_t>); }
-OPRIG_HVX_OP(Q6_Vuw_vsub_VuwVuw_sat) { map2<uint32_t, uint32_t>(o, sub_sat<uint32_t>); }
+OPRIG_HVX_OP(Q6_Vb_vsub_VbVb) { map2<int8_t, int8_t>(o, SubWrap{}); }
+OPRIG_HVX_OP(Q6_Vb_vsub_VbVb_sat) { map2<int8_t, int8_t>(o, SubSat{}); }
+OPRIG_HVX_OP(Q6_Vh_vsub_VhVh) { map2<int16_t, int16_t>(o, SubWrap{}); }
+OPRIG_HVX_OP(Q6_Vh_vsub_VhVh_sat) { map2<int16_t, int16_t>(o, SubSat{}); }
+OPRIG_HVX_OP(Q6_Vw_vsub_VwVw) { map2<int32_t, int32_t>(o, SubWrap{}); }
+OPRIG_HVX_OP(Q6_Vw_vsub_VwVw_sat) { map2<int32_t, int32_t>(o, SubSat{}); }
+OPRIG_HVX_OP(Q6_Vub_vsub_VubVub_sat) { map2<uint8_t, uint8_t>(o, SubSat{}); }
+OPRIG_HVX_OP(Q6_Vuh_vsub_VuhVuh_sat) { map2<uint16_t, uint16_t>(o, SubSat{}); }
+OPRIG_HVX_OP(Q6_Vuw_vsub_VuwVuw_sat) { map2<uint32_t, uint32_t>(o, SubSat{}); }
 OPRIG_HVX_OP(Q6_Vub_vsub_VubVb_sat) {
   map2<uint8_t, uint8_t, int8_t>(o, [](uint8_t x, int8_t y) { return sat<uint8_t>(int64_t{x} - y); });
 }
-OPRIG_HVX_OP(Q6_Wb_vsub_WbWb) { map2<int8_t, int8_t>(o, sub_wrap<int8_t>, 2); }
-OPRIG_HVX_OP(Q6_Wb_vsub_WbWb_sat) { map2<int8_t, int8_t>(o, sub_sat<int8_t>, 2); }
-OPRIG_HVX_OP(Q6_Wh_vsub_WhWh) { map2<int16_t, int16_t>(o, sub_wrap<int16_t>, 2); }
-OPRIG_HVX_OP(Q6_Wh_vsub_WhWh_sat) { map2<int16_t, int16_t>(o, sub_sat<int16_t>, 2); }
-OPRIG_HVX_OP(Q6_Ww_vsub_WwWw) { map2<int32_t, int32_t>(o, sub_wrap<int32_t>, 2); }
-OPRIG_HVX_OP(Q6_Ww_vsub_WwWw_sat) { map2<int32_t, int32_t>(o, sub_sat<int32_t>, 2); }
-OPRIG_HVX_OP(Q6_Wub_vsub_WubWub_sat) { map2<uint8_t, uint8_t>(o, sub_sat<uint8_t>, 2); }
-OPRIG_HVX_OP(Q6_Wuh_vsub_WuhWuh_sat) { map2<uint16_t, uint16_t>(o, sub_sat<uint16_t>, 2); }
-OPRIG_HVX_OP(Q6_Wuw_vsub_WuwWuw_sat) { map2<uint32_t, uint32_t>(o, sub_sat<uint32_t>, 2); }
+OPRIG_HVX_OP(Q6_Wb_vsub_WbWb) { map2<int8_t, int8_t>(o, SubWrap{}, 2); }
+OPRIG_HVX_OP(Q6_Wb_vsub_WbWb_sat) { map2<int8_t, int8_t>(o, SubSat{}, 2); }
+OPRIG_HVX_OP(Q6_Wh_vsub_WhWh) { map2<int16_t, int16_t>(o, SubWrap{}, 2); }
+OPRIG_HVX_OP(Q6_Wh_vsub_WhWh_sat) { map2<int16_t, int16_t>(o, SubSat{}, 2); }
+OPRIG_HVX_OP(Q6_Ww_vsub_WwWw) { map2<int32_t, int32_t>(o, SubWrap{}, 2); }
+OPRIG_HVX_OP(Q6_Ww_vsub_WwWw_sat) { map2<int32_t, int32_t>(o, SubSat{}, 2); }
+OPRIG_HVX_OP(Q6_Wub_vsub_WubWub_sat) { map2<uint8_t, uint8_t>(o, SubSat{}, 2); }
+OPRIG_HVX_OP(Q6_Wuh_vsub_WuhWuh_sat) { map2<uint16_t, uint16_t>(o, SubSat{}, 2); }
+OPRIG_HVX_OP(Q6_Wuw_vsub_WuwWuw_sat) { map2<uint32_t, uint32_t>(o, SubSat{}, 2); }
 OPRIG_HVX_OP(Q6_Ww_vsub_VhVh) { widen2<int32_t, int16_t>(o, [](int16_t x, int16_t y) { return int64_t{x} - y; }); }
 OPRIG_HVX_OP(Q6_Wh_vsub_VubVub) { widen2<int16_t, uint8_t>(o, [](uint8_t x, uint8_t y) { return int64_t{x} - y; }); }
 OPRIG_HVX_OP(Q6_Ww_vsub_VuhVuh) { widen2<int32_t, uint16_t>(o, [](uint16_t x, uint16_t y) { return int64_t{x} - y; }); }
@@ -188,9 +228,11 @@ OPRIG_HVX_OP(Q6_Vh_vavg_VhVh) { map2<int16_t, int16_t>(o, [](int16_t x, int16_t 
 OPRIG_HVX_OP(Q6_Vh_vavg_VhVh_rnd) {
   map2<int16_t, int16_t>(o, [](int16_t x, int16_t y) { return (int64_t{x} + y + 1) >> 1; });
 }
-OPRIG_HVX_OP(Q6_Vw_vavg_VwVw) { map2<int32_t, int32_t>(o, [](int32_t x, int32_t y) { return (int64_t{x} + y) >> 1; }); }
+// Word averages without the 33rd bit: floor((x + y) / 2) = (x & y) + ((x ^ y) >> 1),
+// and rounded up = (x | y) - ((x ^ y) >> 1).
+OPRIG_HVX_OP(Q6_Vw_vavg_VwVw) { map2<int32_t, int32_t>(o, [](int32_t x, int32_t y) { return (x & y) + ((x ^ y) >> 1); }); }
 OPRIG_HVX_OP(Q6_Vw_vavg_VwVw_rnd) {
-  map2<int32_t, int32_t>(o, [](int32_t x, int32_t y) { return (int64_t{x} + y + 1) >> 1; });
+  map2<int32_t, int32_t>(o, [](int32_t x, int32_t y) { return (x | y) - ((x ^ y) >> 1); });
 }
 OPRIG_HVX_OP(Q6_Vub_vavg_VubVub) {
   map2<uint8_t, uint8_t>(o, [](uint8_t x, uint8_t y) { return (int64_t{x} + y) >> 1; });

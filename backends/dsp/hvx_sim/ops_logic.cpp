@@ -2,6 +2,7 @@
 // and selects. A predicate has one bit per vector byte; a compare on wider
 // lanes sets or clears every byte of the lane.
 #include <cstdint>
+#include <cstring>
 
 #include "hvx_sim/lanes.hpp"
 #include "hvx_sim/lanewise.hpp"
@@ -19,21 +20,23 @@ enum class Accumulate { kNone, kAnd, kOr, kXor };
 // Qd = vcmp(Vu, Vv), or Qx &=, |=, ^= it (operands then: a = Qx, b = Vu, c = Vv).
 template <typename Lane, typename Cmp>
 void compare(Operands& o, Accumulate acc, Cmp cmp) {
-  const Reg& u = acc == Accumulate::kNone ? o.a : o.b;
-  const Reg& v = acc == Accumulate::kNone ? o.b : o.c;
-  for (size_t i = 0; i < kLanes<Lane>; ++i) {
-    const bool c = cmp(u.get<Lane>(i), v.get<Lane>(i));
-    for (size_t k = 0; k < sizeof(Lane); ++k) {
-      const size_t bit = i * sizeof(Lane) + k;
-      const bool x = o.a.bit(bit);
-      switch (acc) {
-        case Accumulate::kNone: o.d.set_bit(bit, c); break;
-        case Accumulate::kAnd: o.d.set_bit(bit, x && c); break;
-        case Accumulate::kOr: o.d.set_bit(bit, x || c); break;
-        case Accumulate::kXor: o.d.set_bit(bit, x != c); break;
-      }
+  constexpr size_t n = kLanes<Lane>;
+  Lane u[n], v[n];
+  uint8_t x[kVectorBytes], d[kVectorBytes];
+  std::memcpy(u, (acc == Accumulate::kNone ? o.a : o.b).bytes, kVectorBytes);
+  std::memcpy(v, (acc == Accumulate::kNone ? o.b : o.c).bytes, kVectorBytes);
+  for (size_t i = 0; i < n; ++i) {
+    const uint8_t c = cmp(u[i], v[i]) ? 0xFF : 0x00;
+    for (size_t k = 0; k < sizeof(Lane); ++k) d[i * sizeof(Lane) + k] = c;
+  }
+  if (acc != Accumulate::kNone) {
+    std::memcpy(x, o.a.bytes, kVectorBytes);
+    for (size_t i = 0; i < kVectorBytes; ++i) {
+      const uint8_t xi = x[i] != 0 ? 0xFF : 0x00;
+      d[i] = acc == Accumulate::kAnd ? (xi & d[i]) : acc == Accumulate::kOr ? (xi | d[i]) : (xi ^ d[i]);
     }
   }
+  std::memcpy(o.d.bytes, d, kVectorBytes);
 }
 
 constexpr auto kGreater = [](auto x, auto y) { return x > y; };

@@ -28,7 +28,7 @@ OPRIG_HVX_OP(Q6_Vb_vsplat_R) { std::memset(o.d.bytes, lanes::ubyte(o.r, 0), kVec
 OPRIG_HVX_OP(Q6_Vh_vsplat_R) {
   for (size_t i = 0; i < kLanes<uint16_t>; ++i) o.d.set<uint16_t>(i, lanes::uhalf(o.r, 0));
 }
-OPRIG_HVX_OP(Q6_V_vzero) {}  // the result starts as 0
-OPRIG_HVX_OP(Q6_W_vzero) {}
+OPRIG_HVX_OP(Q6_V_vzero) { std::memset(o.d.bytes, 0, kVectorBytes); }
+OPRIG_HVX_OP(Q6_W_vzero) { std::memset(o.d.bytes, 0, 2 * kVectorBytes); }
 
 }  // namespace oprig::hvx

@@ -6,6 +6,7 @@
 // instruction says.
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <type_traits>
 
 #include "hvx_sim/lanes.hpp"
@@ -156,51 +157,115 @@ OPRIG_HVX_OP(Q6_Vh_vmpy_VhRh_s1_sat) {
 
 // ---- 32 x 16 products: even (vmpye/vmpyie, unsigned low half) and odd (vmpyo/vmpyio, signed high half) ----
 namespace {
-int64_t times_even_uh(const Reg& w, const Reg& v, size_t i) { return int64_t{w.get<int32_t>(i)} * v.get<uint16_t>(2 * i); }
-int64_t times_even_h(const Reg& w, const Reg& v, size_t i) { return int64_t{w.get<int32_t>(i)} * v.get<int16_t>(2 * i); }
-int64_t times_odd_h(const Reg& w, const Reg& v, size_t i) { return int64_t{w.get<int32_t>(i)} * v.get<int16_t>(2 * i + 1); }
+// The 32 products of Vu's words with a half of each word of Vv (64-bit, exact),
+// computed on local copies (the requantisation's hot path).
+enum class HalfOf { kEvenUnsigned, kEvenSigned, kOddSigned };
+void products32x16(const Reg& u, const Reg& v, HalfOf half, int64_t out[32]) {
+  int32_t w[32];
+  uint16_t h[64];
+  std::memcpy(w, u.bytes, kVectorBytes);
+  std::memcpy(h, v.bytes, kVectorBytes);
+  for (size_t i = 0; i < 32; ++i) {
+    const uint16_t raw = half == HalfOf::kOddSigned ? h[2 * i + 1] : h[2 * i];
+    const int64_t m = half == HalfOf::kEvenUnsigned ? int64_t{raw} : int64_t{static_cast<int16_t>(raw)};
+    out[i] = int64_t{w[i]} * m;
+  }
+}
+void store_words(const Reg& d, const int32_t words[32]) { std::memcpy(d.bytes, words, kVectorBytes); }
 }  // namespace
-OPRIG_HVX_OP(Q6_Vw_vmpye_VwVuh) { vector_result<int32_t>(o, false, [&](size_t i) { return times_even_uh(o.a, o.b, i) >> 16; }); }
+OPRIG_HVX_OP(Q6_Vw_vmpye_VwVuh) {
+  int64_t p[32];
+  int32_t r[32];
+  products32x16(o.a, o.b, HalfOf::kEvenUnsigned, p);
+  for (size_t i = 0; i < 32; ++i) r[i] = static_cast<int32_t>(p[i] >> 16);  // |p| < 2^47: fits after >> 16
+  store_words(o.d, r);
+}
 OPRIG_HVX_OP(Q6_W_vmpye_VwVuh) {
+  int64_t p[32];
+  products32x16(o.a, o.b, HalfOf::kEvenUnsigned, p);
   for (size_t i = 0; i < kLanes<int32_t>; ++i) {
-    const int64_t p = times_even_uh(o.a, o.b, i);
-    o.d.set<int32_t>(1, i, wrap<int32_t>(p >> 16));
-    o.d.set<int32_t>(0, i, wrap<int32_t>(static_cast<int64_t>(static_cast<uint64_t>(p) << 16)));
+    o.d.set<int32_t>(1, i, wrap<int32_t>(p[i] >> 16));
+    o.d.set<int32_t>(0, i, wrap<int32_t>(static_cast<int64_t>(static_cast<uint64_t>(p[i]) << 16)));
   }
 }
 // Vxx += vmpyo(Vu.w, Vv.h): the 64-bit accumulation that completes vmpye.
 OPRIG_HVX_OP(Q6_W_vmpyoacc_WVwVh) {
+  int64_t p[32];
+  products32x16(o.b, o.c, HalfOf::kOddSigned, p);
   for (size_t i = 0; i < kLanes<int32_t>; ++i) {
-    const int64_t p = times_odd_h(o.b, o.c, i) + int64_t{o.a.get<int32_t>(1, i)};
-    o.d.set<int32_t>(1, i, wrap<int32_t>(p >> 16));
+    const int64_t sum = p[i] + int64_t{o.a.get<int32_t>(1, i)};
     const uint32_t lo = static_cast<uint32_t>(o.a.get<int32_t>(0, i));
-    o.d.set<uint32_t>(0, i, ((lo >> 16) & 0xFFFFu) | ((static_cast<uint32_t>(p) & 0xFFFFu) << 16));
+    o.d.set<int32_t>(1, i, wrap<int32_t>(sum >> 16));
+    o.d.set<uint32_t>(0, i, ((lo >> 16) & 0xFFFFu) | ((static_cast<uint32_t>(sum) & 0xFFFFu) << 16));
   }
 }
-OPRIG_HVX_OP(Q6_Vw_vmpyie_VwVuh) { vector_result<int32_t>(o, false, [&](size_t i) { return times_even_uh(o.a, o.b, i); }); }
-OPRIG_HVX_OP(Q6_Vw_vmpyieacc_VwVwVuh) { vector_result<int32_t>(o, true, [&](size_t i) { return times_even_uh(o.b, o.c, i); }); }
-OPRIG_HVX_OP(Q6_Vw_vmpyieacc_VwVwVh) { vector_result<int32_t>(o, true, [&](size_t i) { return times_even_h(o.b, o.c, i); }); }
-OPRIG_HVX_OP(Q6_Vw_vmpyio_VwVh) { vector_result<int32_t>(o, false, [&](size_t i) { return times_odd_h(o.a, o.b, i); }); }
+namespace {
+// Word i = wrap(acc_i + p_i) with acc from `acc` (or 0).
+void accumulate_words(const Reg& d, const Reg* acc, const int64_t p[32]) {
+  int32_t x[32] = {}, r[32];
+  if (acc != nullptr) std::memcpy(x, acc->bytes, kVectorBytes);
+  for (size_t i = 0; i < 32; ++i) r[i] = static_cast<int32_t>(static_cast<uint32_t>(x[i]) + static_cast<uint32_t>(p[i]));
+  store_words(d, r);
+}
+}  // namespace
+OPRIG_HVX_OP(Q6_Vw_vmpyie_VwVuh) {
+  int64_t p[32];
+  products32x16(o.a, o.b, HalfOf::kEvenUnsigned, p);
+  accumulate_words(o.d, nullptr, p);
+}
+OPRIG_HVX_OP(Q6_Vw_vmpyieacc_VwVwVuh) {
+  int64_t p[32];
+  products32x16(o.b, o.c, HalfOf::kEvenUnsigned, p);
+  accumulate_words(o.d, &o.a, p);
+}
+OPRIG_HVX_OP(Q6_Vw_vmpyieacc_VwVwVh) {
+  int64_t p[32];
+  products32x16(o.b, o.c, HalfOf::kEvenSigned, p);
+  accumulate_words(o.d, &o.a, p);
+}
+OPRIG_HVX_OP(Q6_Vw_vmpyio_VwVh) {
+  int64_t p[32];
+  products32x16(o.a, o.b, HalfOf::kOddSigned, p);
+  accumulate_words(o.d, nullptr, p);
+}
 // vmpyieo: (even half of Vu * odd half of Vv) << 16, the cross term of a 32 x 32 low product.
 OPRIG_HVX_OP(Q6_Vw_vmpyieo_VhVh) {
-  vector_result<int32_t>(o, false, [&](size_t i) {
-    return static_cast<int64_t>(static_cast<uint64_t>(int64_t{o.a.get<int16_t>(2 * i)} * o.b.get<int16_t>(2 * i + 1)) << 16);
-  });
+  int16_t u[64], v[64];
+  int32_t r[32];
+  std::memcpy(u, o.a.bytes, kVectorBytes);
+  std::memcpy(v, o.b.bytes, kVectorBytes);
+  for (size_t i = 0; i < 32; ++i) r[i] = static_cast<int32_t>(static_cast<uint32_t>(int32_t{u[2 * i]} * v[2 * i + 1]) << 16);
+  store_words(o.d, r);
 }
 // vmpyo(Vu.w, Vv.h):<<1(:rnd):sat(:shift): the high word of 2 * (Vx + Vu * Vv.h_odd)
 // / 2^16, saturated; :rnd rounds the last bit.
 namespace {
-int32_t mpyo(int64_t sum, bool round) { return sat<int32_t>(((sum >> 14) + (round ? 1 : 0)) >> 1); }
+void mpyo(const Reg& d, const Reg* acc, const int64_t p[32], bool round) {
+  int32_t x[32] = {}, r[32];
+  if (acc != nullptr) std::memcpy(x, acc->bytes, kVectorBytes);
+  for (size_t i = 0; i < 32; ++i) r[i] = sat<int32_t>((((int64_t{x[i]} + p[i]) >> 14) + (round ? 1 : 0)) >> 1);
+  store_words(d, r);
+}
 }  // namespace
-OPRIG_HVX_OP(Q6_Vw_vmpyo_VwVh_s1_sat) { vector_result<int32_t>(o, false, [&](size_t i) { return mpyo(times_odd_h(o.a, o.b, i), false); }); }
-OPRIG_HVX_OP(Q6_Vw_vmpyo_VwVh_s1_rnd_sat) { vector_result<int32_t>(o, false, [&](size_t i) { return mpyo(times_odd_h(o.a, o.b, i), true); }); }
+OPRIG_HVX_OP(Q6_Vw_vmpyo_VwVh_s1_sat) {
+  int64_t p[32];
+  products32x16(o.a, o.b, HalfOf::kOddSigned, p);
+  mpyo(o.d, nullptr, p, false);
+}
+OPRIG_HVX_OP(Q6_Vw_vmpyo_VwVh_s1_rnd_sat) {
+  int64_t p[32];
+  products32x16(o.a, o.b, HalfOf::kOddSigned, p);
+  mpyo(o.d, nullptr, p, true);
+}
 OPRIG_HVX_OP(Q6_Vw_vmpyoacc_VwVwVh_s1_sat_shift) {
-  for (size_t i = 0; i < kLanes<int32_t>; ++i)
-    o.d.set<int32_t>(i, mpyo(int64_t{o.a.get<int32_t>(i)} + times_odd_h(o.b, o.c, i), false));
+  int64_t p[32];
+  products32x16(o.b, o.c, HalfOf::kOddSigned, p);
+  mpyo(o.d, &o.a, p, false);
 }
 OPRIG_HVX_OP(Q6_Vw_vmpyoacc_VwVwVh_s1_rnd_sat_shift) {
-  for (size_t i = 0; i < kLanes<int32_t>; ++i)
-    o.d.set<int32_t>(i, mpyo(int64_t{o.a.get<int32_t>(i)} + times_odd_h(o.b, o.c, i), true));
+  int64_t p[32];
+  products32x16(o.b, o.c, HalfOf::kOddSigned, p);
+  mpyo(o.d, &o.a, p, true);
 }
 // vmpye(Vu.uh, Rt.uh): even unsigned halves times Rt's low half.
 OPRIG_HVX_OP(Q6_Vuw_vmpye_VuhRuh) {

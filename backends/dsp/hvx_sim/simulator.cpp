@@ -12,6 +12,16 @@ constexpr uintptr_t kLineMask = ~static_cast<uintptr_t>(kVectorBytes - 1);
 
 thread_local Simulator* t_bound = nullptr;
 
+size_t result_bytes(Kind kind) {
+  switch (kind) {
+    case Kind::kVec:
+    case Kind::kPred: return kVectorBytes;
+    case Kind::kPair: return 2 * kVectorBytes;
+    case Kind::kWord: return sizeof(int32_t);
+    default: return 0;
+  }
+}
+
 std::string hex(uintptr_t address) {
   static constexpr char kDigits[] = "0123456789abcdef";
   std::string s;
@@ -22,18 +32,9 @@ std::string hex(uintptr_t address) {
   return "0x" + s;
 }
 
-size_t bytes_of(Kind kind) {
-  switch (kind) {
-    case Kind::kVec:
-    case Kind::kPred:
-    case Kind::kPredInOut: return kVectorBytes;
-    case Kind::kPair: return 2 * kVectorBytes;
-    case Kind::kWord: return sizeof(int32_t);
-    default: return 0;
-  }
-}
-
 }  // namespace
+
+Simulator::Simulator() : executed_(kNumInstructions, 0) {}
 
 Simulator::Binding::Binding(Simulator& sim) { t_bound = &sim; }
 Simulator::Binding::~Binding() { t_bound = nullptr; }
@@ -44,15 +45,30 @@ void Simulator::map(const void* base, size_t bytes, bool writable, std::string n
   if (bytes > 0) regions_.push_back(Region{b, b + bytes, writable, std::move(name)});
 }
 
+Counters Simulator::counters() const {
+  Counters c;
+  for (uint32_t op = 0; op < kNumInstructions; ++op) {
+    if (executed_[op] == 0) continue;
+    const ClassCost& cost = class_cost(instruction(op)->cls);
+    c.instructions += executed_[op] * cost.issues;
+    c.units[static_cast<size_t>(cost.first)] += executed_[op] * cost.first_units;
+    c.units[static_cast<size_t>(cost.second)] += executed_[op] * cost.second_units;
+  }
+  c.unaligned_accesses = unaligned_;
+  c.bytes_loaded = bytes_loaded_;
+  c.bytes_stored = bytes_stored_;
+  return c;
+}
+
 uint64_t Simulator::issue_cycles() const {
-  uint64_t cycles = (counters_.instructions + kMaxInstructionsPerPacket - 1) / kMaxInstructionsPerPacket;
-  for (size_t r = 0; r < kNumResources; ++r)
-    cycles = std::max(cycles, (counters_.units[r] + kUnitsPerCycle[r] - 1) / kUnitsPerCycle[r]);
-  return cycles + counters_.unaligned_accesses * kUnalignedPenaltyCycles;
+  const Counters c = counters();
+  uint64_t cycles = (c.instructions + kMaxInstructionsPerPacket - 1) / kMaxInstructionsPerPacket;
+  for (size_t r = 0; r < kNumResources; ++r) cycles = std::max(cycles, (c.units[r] + kUnitsPerCycle[r] - 1) / kUnitsPerCycle[r]);
+  return cycles + c.unaligned_accesses * kUnalignedPenaltyCycles;
 }
 
 uint64_t Simulator::streaming_cycles() const {
-  const uint64_t bytes = counters_.bytes_loaded + counters_.bytes_stored;
+  const uint64_t bytes = bytes_loaded_ + bytes_stored_;
   return (bytes + kL2BytesPerCycle - 1) / kL2BytesPerCycle;
 }
 
@@ -60,40 +76,44 @@ uint64_t Simulator::cycles() const { return kProgramOverheadCycles + std::max(is
 
 void Simulator::execute(uint32_t opcode, void* d, const void* a, const void* b, const void* c, int32_t r, int32_t s) {
   used_ = true;
-  if (faulted_) return;  // skipped: the result keeps the 0 the intrinsic's wrapper put there
-  opcode_ = opcode;
-  const Instruction* in = instruction(opcode);
-  if (in == nullptr) {
-    fail("an instruction with opcode " + std::to_string(opcode) + ", unknown to this simulator (" + kSimulatorVersion +
-         " knows " + std::to_string(kNumInstructions) + "): the kernel was built against a newer oprig_dsp.h");
+  if (faulted_) {  // skipped, the result reading 0 (an unknown opcode's size is unknown: left as it is)
+    if (opcode < kNumInstructions) std::memset(d, 0, result_bytes(kInstructions[opcode].shape.result));
     return;
   }
-  ++counters_.instructions;
-  const ClassCost& cost = class_cost(in->cls);
-  counters_.units[static_cast<size_t>(cost.first)] += cost.first_units;
-  counters_.units[static_cast<size_t>(cost.second)] += cost.second_units;
-
+  opcode_ = opcode;
+  if (opcode >= kNumInstructions) return unknown_instruction(opcode);
+  const Instruction& in = kInstructions[opcode];
+  ++executed_[opcode];
+  ++instructions_;
+  // The operands are viewed in place: the wrapper's locals (oprig_dsp.h).
   Operands o;
+  o.d.bytes = static_cast<uint8_t*>(d);
+  o.a.bytes = static_cast<uint8_t*>(const_cast<void*>(a));
+  o.b.bytes = static_cast<uint8_t*>(const_cast<void*>(b));
+  o.c.bytes = static_cast<uint8_t*>(const_cast<void*>(c));
   o.r = r;
   o.s = s;
   o.sim = this;
-  o.opcode = opcode;
-  const void* const sources[3] = {a, b, c};
-  Reg* const slots[3] = {&o.a, &o.b, &o.c};
-  for (size_t k = 0; k < 3; ++k) {
-    const Kind kind = in->shape.operand[k];
-    if (kind == Kind::kAddress)
-      o.address = reinterpret_cast<uintptr_t>(sources[k]);
-    else if (const size_t n = bytes_of(kind); n > 0)
-      std::memcpy(slots[k]->bytes, sources[k], n);
-  }
-  const size_t result_bytes = bytes_of(in->shape.result);
-  std::memset(o.d.bytes, 0, sizeof o.d.bytes);
-  in->semantics(o);
-  if (faulted_) return;
-  if (result_bytes > 0) std::memcpy(d, o.d.bytes, result_bytes);
-  for (size_t k = 0; k < 3; ++k)
-    if (in->shape.operand[k] == Kind::kPredInOut) std::memcpy(const_cast<void*>(sources[k]), slots[k]->bytes, kVectorBytes);
+  if (in.address_operand >= 0)
+    o.address = reinterpret_cast<uintptr_t>(in.address_operand == 0 ? a : in.address_operand == 1 ? b : c);
+  in.semantics(o);
+}
+
+void Simulator::unknown_instruction(uint32_t opcode) {
+  fail("an instruction with opcode " + std::to_string(opcode) + ", unknown to this simulator (" + kSimulatorVersion +
+       " knows " + std::to_string(kNumInstructions) + "): the kernel was built against a newer oprig_dsp.h");
+}
+
+void Simulator::execute_bound(uint32_t opcode, void* d, const void* a, const void* b, const void* c, int32_t r,
+                              int32_t s) {
+  if (Simulator* sim = t_bound) return sim->execute(opcode, d, a, b, c, r, s);
+  execute_unbound(opcode, d, a, b, c, r, s);
+}
+
+void Simulator::execute_unbound(uint32_t opcode, void* d, const void* a, const void* b, const void* c, int32_t r,
+                                int32_t s) {
+  Simulator scratch;
+  scratch.execute(opcode, d, a, b, c, r, s);
 }
 
 bool Simulator::line_has_mapped_byte(uintptr_t line) const {
@@ -102,26 +122,40 @@ bool Simulator::line_has_mapped_byte(uintptr_t line) const {
 }
 
 const Simulator::Region* Simulator::region_holding(uintptr_t first, size_t bytes, bool writable) const {
-  for (const Region& r : regions_)
+  // Kernels stream through a region at a time: try the last one found first.
+  if (last_region_ < regions_.size()) {
+    const Region& r = regions_[last_region_];
     if ((r.writable || !writable) && first >= r.begin && first + bytes <= r.end) return &r;
+  }
+  for (size_t k = 0; k < regions_.size(); ++k) {
+    const Region& r = regions_[k];
+    if ((r.writable || !writable) && first >= r.begin && first + bytes <= r.end) {
+      last_region_ = k;
+      return &r;
+    }
+  }
   return nullptr;
 }
 
 void Simulator::load(uintptr_t address, bool unaligned, uint8_t* out) {
+  // The common case first: all 128 bytes inside one region.
+  if (region_holding(address, kVectorBytes, false) != nullptr) {
+    bytes_loaded_ += kVectorBytes;
+    if (unaligned) ++unaligned_;
+    std::memcpy(out, reinterpret_cast<const void*>(address), kVectorBytes);
+    return;
+  }
   const uintptr_t first_line = address & kLineMask;
   const uintptr_t last_line = (address + kVectorBytes - 1) & kLineMask;
   for (const uintptr_t line : {first_line, last_line})
     if (!line_has_mapped_byte(line)) {
       fail("a vector load of " + hex(address) + ".." + hex(address + kVectorBytes - 1) + " touches the line at " +
            hex(line) + ", which holds no mapped byte: it is " + describe(line == first_line ? address : line));
+      std::memset(out, 0, kVectorBytes);
       return;
     }
-  counters_.bytes_loaded += kVectorBytes;
-  if (unaligned) ++counters_.unaligned_accesses;
-  if (region_holding(address, kVectorBytes, false) != nullptr) {
-    std::memcpy(out, reinterpret_cast<const void*>(address), kVectorBytes);
-    return;
-  }
+  bytes_loaded_ += kVectorBytes;
+  if (unaligned) ++unaligned_;
   for (size_t i = 0; i < kVectorBytes; ++i)
     out[i] = region_holding(address + i, 1, false) != nullptr ? *reinterpret_cast<const uint8_t*>(address + i) : 0;
 }
@@ -144,8 +178,8 @@ void Simulator::store(uintptr_t address, const uint8_t* value, const uint8_t* pr
   }
   for (size_t i = 0; i < kVectorBytes; ++i)
     if (written(i)) *reinterpret_cast<uint8_t*>(address + i) = value[i];
-  counters_.bytes_stored += kVectorBytes;
-  if (unaligned) ++counters_.unaligned_accesses;
+  bytes_stored_ += kVectorBytes;
+  if (unaligned) ++unaligned_;
 }
 
 // Where an address lies relative to the mapped regions, for fault messages.
@@ -176,7 +210,7 @@ void Simulator::fail(const std::string& what) {
   const Instruction* in = instruction(opcode_);
   fault_ = in == nullptr ? what
                          : std::string(in->name) + " (" + in->assembly + "), instruction " +
-                               std::to_string(counters_.instructions) + " of this execution: " + what;
+                               std::to_string(instructions_) + " of this execution: " + what;
 }
 
 }  // namespace oprig::hvx

@@ -27,7 +27,7 @@
 namespace oprig::hvx {
 
 struct Counters {
-  uint64_t instructions = 0;
+  uint64_t instructions = 0;        // that take an issue slot
   uint64_t unaligned_accesses = 0;  // vmemu at an address not a multiple of 128
   uint64_t bytes_loaded = 0;        // whole vectors: 128 per load
   uint64_t bytes_stored = 0;        // whole vectors: 128 per store, predicated or not
@@ -36,7 +36,7 @@ struct Counters {
 
 class Simulator {
  public:
-  Simulator() = default;
+  Simulator();
   Simulator(const Simulator&) = delete;
   Simulator& operator=(const Simulator&) = delete;
 
@@ -57,7 +57,10 @@ class Simulator {
   bool used() const { return used_; }
   bool faulted() const { return faulted_; }
   const std::string& fault() const { return fault_; }
-  const Counters& counters() const { return counters_; }
+  // What the program used so far (from the per-instruction counts).
+  Counters counters() const;
+  // How many times each instruction ran, by opcode.
+  const std::vector<uint64_t>& executed() const { return executed_; }
 
   // Cycles the instructions need at the issue width and each resource's units
   // per cycle, plus the unaligned penalties (cost_model.md).
@@ -70,6 +73,9 @@ class Simulator {
   // oprig_dsp.h's entry points, on this simulator.
   void begin() { used_ = true; }
   void execute(uint32_t opcode, void* d, const void* a, const void* b, const void* c, int32_t r, int32_t s);
+  // exec() on the simulator bound to the calling thread (a scratch one when none is).
+  static void execute_bound(uint32_t opcode, void* d, const void* a, const void* b, const void* c, int32_t r,
+                            int32_t s);
 
   // Memory instructions' access to the mapped regions.
   void load(uintptr_t address, bool unaligned, uint8_t* out);
@@ -86,12 +92,18 @@ class Simulator {
     std::string name;
   };
   void fail(const std::string& what);
+  [[gnu::cold, gnu::noinline]] void unknown_instruction(uint32_t opcode);
+  [[gnu::cold, gnu::noinline]] static void execute_unbound(uint32_t opcode, void* d, const void* a, const void* b,
+                                                           const void* c, int32_t r, int32_t s);
   std::string describe(uintptr_t address) const;
   bool line_has_mapped_byte(uintptr_t line) const;
   const Region* region_holding(uintptr_t first, size_t bytes, bool writable) const;
 
   std::vector<Region> regions_;
-  Counters counters_;
+  mutable size_t last_region_ = 0;  // region_holding's guess
+  std::vector<uint64_t> executed_;  // per opcode
+  uint64_t instructions_ = 0;       // executed, all opcodes (fault messages)
+  uint64_t unaligned_ = 0, bytes_loaded_ = 0, bytes_stored_ = 0;
   uint32_t opcode_ = 0;  // of the instruction being executed, for fault messages
   bool used_ = false;
   bool faulted_ = false;

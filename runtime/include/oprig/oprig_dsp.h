@@ -50,7 +50,8 @@
  * concurrently on different threads, each on its own simulator.
  *
  * Cycles. Every instruction is charged to the HVX resource its class names
- * (VA, VA_DV, VX, VX_DV, VS, VP, VP_VS, LD, ST: the third column of the list)
+ * (VA, VA_DV, VX, VX_DV, VS, VP, VP_VS, LD, ST, ...: the third column of
+ * the list)
  * and a program's cycles come from the busiest resource, the issue width and
  * the memory traffic; cost_model.md has the numbers. The backend reports them
  * as the execution's device time (dsp_cycles at the nominal clock).
@@ -150,8 +151,9 @@ typedef struct oprig_dsp_api_v1 {
  * which is what it costs (cost_model.md): VA vector ALU, VA_DV both ALUs, VX
  * multiplier, VX_DV both multipliers, VS shifter, VP permute network, VP_VS
  * permute and shifter, LD load, LDU unaligned load (load and permute), ST
- * store, STU unaligned store (store and permute). Instruction: the Hexagon
- * assembly it stands for. Every line is checked against real HVX (qemu-hexagon)
+ * store, STU unaligned store (store and permute), REG no instruction (lo()
+ * and hi() name a register of a pair; compilers emit nothing for them).
+ * Instruction: the Hexagon assembly it stands for. Every line is checked against real HVX (qemu-hexagon)
  * by oprig's tests/backends_dsp/hvx_bitexact.
  * The first four are oprig's names for the loads and stores HVX code writes
  * as dereferences (see "Memory" above). */
@@ -169,8 +171,8 @@ typedef struct oprig_dsp_api_v1 {
   /* Register moves, splats, insert and extract */ \
   X(Q6_V_equals_V,                             V_V,    VA,     "Vd32=Vu32") \
   X(Q6_W_equals_W,                             W_W,    VA_DV,  "Vdd32=Vuu32") \
-  X(Q6_V_hi_W,                                 V_W,    VA,     "Vd32=hi(Vss32)") \
-  X(Q6_V_lo_W,                                 V_W,    VA,     "Vd32=lo(Vss32)") \
+  X(Q6_V_hi_W,                                 V_W,    REG,    "Vd32=hi(Vss32)") \
+  X(Q6_V_lo_W,                                 V_W,    REG,    "Vd32=lo(Vss32)") \
   X(Q6_W_vcombine_VV,                          W_VV,   VA_DV,  "Vdd32=vcombine(Vu32,Vv32)") \
   X(Q6_R_vextract_VR,                          R_VR,   LD,     "Rd32=vextract(Vu32,Rs32)") \
   X(Q6_Vw_vinsert_VwR,                         V_VR,   VX,     "Vx32.w=vinsert(Rt32)") \
@@ -564,10 +566,16 @@ typedef enum oprig_dsp_opcode {
  * a package shares it and no two packages do). */
 __attribute__((weak, visibility("hidden"))) const oprig_dsp_api_v1* oprig_dsp_entry_points = 0;
 
-static inline void oprig_dsp_exec(uint32_t opcode, void* d, const void* a, const void* b, const void* c, int32_t r,
-                                  int32_t s) {
+/* d_bytes: the result's size, zeroed when oprig_dsp_begin() was never called. */
+static inline void oprig_dsp_exec(uint32_t opcode, void* d, size_t d_bytes, const void* a, const void* b,
+                                  const void* c, int32_t r, int32_t s) {
   const oprig_dsp_api_v1* api = __atomic_load_n(&oprig_dsp_entry_points, __ATOMIC_RELAXED);
-  if (api != 0) api->exec(opcode, d, a, b, c, r, s); /* none: oprig_dsp_begin() was never called */
+  size_t i;
+  if (api != 0) {
+    api->exec(opcode, d, a, b, c, r, s);
+    return;
+  }
+  for (i = 0; i < d_bytes; ++i) ((unsigned char*)d)[i] = 0;
 }
 
 #define OPRIG_DSP_LO(p) ((int32_t)(uint32_t)((unsigned long long)(p) & 0xffffffffu))
@@ -575,33 +583,33 @@ static inline void oprig_dsp_exec(uint32_t opcode, void* d, const void* a, const
 #define OPRIG_DSP_OP(n) OPRIG_DSP_OP_##n
 /* One macro per shape: the intrinsic's C signature and how its operands reach exec(). */
 #define OPRIG_DSP_SHAPE_V_0(n) \
-  static inline HVX_Vector n(void) { HVX_Vector d = {0}; oprig_dsp_exec(OPRIG_DSP_OP(n), &d, 0, 0, 0, 0, 0); return d; }
+  static inline HVX_Vector n(void) { HVX_Vector d; oprig_dsp_exec(OPRIG_DSP_OP(n), &d, sizeof d, 0, 0, 0, 0, 0); return d; }
 #define OPRIG_DSP_SHAPE_W_0(n) \
-  static inline HVX_VectorPair n(void) { HVX_VectorPair d = {0}; oprig_dsp_exec(OPRIG_DSP_OP(n), &d, 0, 0, 0, 0, 0); return d; }
+  static inline HVX_VectorPair n(void) { HVX_VectorPair d; oprig_dsp_exec(OPRIG_DSP_OP(n), &d, sizeof d, 0, 0, 0, 0, 0); return d; }
 #define OPRIG_DSP_SHAPE_1(n, R, A) \
-  static inline R n(A u) { R d = {0}; oprig_dsp_exec(OPRIG_DSP_OP(n), &d, &u, 0, 0, 0, 0); return d; }
+  static inline R n(A u) { R d; oprig_dsp_exec(OPRIG_DSP_OP(n), &d, sizeof d, &u, 0, 0, 0, 0); return d; }
 #define OPRIG_DSP_SHAPE_2(n, R, A, B) \
-  static inline R n(A u, B v) { R d = {0}; oprig_dsp_exec(OPRIG_DSP_OP(n), &d, &u, &v, 0, 0, 0); return d; }
+  static inline R n(A u, B v) { R d; oprig_dsp_exec(OPRIG_DSP_OP(n), &d, sizeof d, &u, &v, 0, 0, 0); return d; }
 #define OPRIG_DSP_SHAPE_3(n, R, A, B, C) \
-  static inline R n(A x, B u, C v) { R d = {0}; oprig_dsp_exec(OPRIG_DSP_OP(n), &d, &x, &u, &v, 0, 0); return d; }
+  static inline R n(A x, B u, C v) { R d; oprig_dsp_exec(OPRIG_DSP_OP(n), &d, sizeof d, &x, &u, &v, 0, 0); return d; }
 #define OPRIG_DSP_SHAPE_0R(n, R) \
-  static inline R n(int r) { R d = {0}; oprig_dsp_exec(OPRIG_DSP_OP(n), &d, 0, 0, 0, r, 0); return d; }
+  static inline R n(int r) { R d; oprig_dsp_exec(OPRIG_DSP_OP(n), &d, sizeof d, 0, 0, 0, r, 0); return d; }
 #define OPRIG_DSP_SHAPE_1R(n, R, A) \
-  static inline R n(A u, int r) { R d = {0}; oprig_dsp_exec(OPRIG_DSP_OP(n), &d, &u, 0, 0, r, 0); return d; }
+  static inline R n(A u, int r) { R d; oprig_dsp_exec(OPRIG_DSP_OP(n), &d, sizeof d, &u, 0, 0, r, 0); return d; }
 #define OPRIG_DSP_SHAPE_2R(n, R, A, B) \
-  static inline R n(A x, B u, int r) { R d = {0}; oprig_dsp_exec(OPRIG_DSP_OP(n), &d, &x, &u, 0, r, 0); return d; }
+  static inline R n(A x, B u, int r) { R d; oprig_dsp_exec(OPRIG_DSP_OP(n), &d, sizeof d, &x, &u, 0, r, 0); return d; }
 #define OPRIG_DSP_SHAPE_3R(n, R, A, B, C) \
-  static inline R n(A x, B u, C v, int r) { R d = {0}; oprig_dsp_exec(OPRIG_DSP_OP(n), &d, &x, &u, &v, r, 0); return d; }
+  static inline R n(A x, B u, C v, int r) { R d; oprig_dsp_exec(OPRIG_DSP_OP(n), &d, sizeof d, &x, &u, &v, r, 0); return d; }
 #define OPRIG_DSP_SHAPE_1RI(n, R, A) \
-  static inline R n(A u, int r, int i) { R d = {0}; oprig_dsp_exec(OPRIG_DSP_OP(n), &d, &u, 0, 0, r, i); return d; }
+  static inline R n(A u, int r, int i) { R d; oprig_dsp_exec(OPRIG_DSP_OP(n), &d, sizeof d, &u, 0, 0, r, i); return d; }
 #define OPRIG_DSP_SHAPE_2RI(n, R, A, B) \
-  static inline R n(A x, B u, int r, int i) { R d = {0}; oprig_dsp_exec(OPRIG_DSP_OP(n), &d, &x, &u, 0, r, i); return d; }
+  static inline R n(A x, B u, int r, int i) { R d; oprig_dsp_exec(OPRIG_DSP_OP(n), &d, sizeof d, &x, &u, 0, r, i); return d; }
 #define OPRIG_DSP_SHAPE_1P(n, R, A) \
   static inline R n(A u, long long p) { \
-    R d = {0}; oprig_dsp_exec(OPRIG_DSP_OP(n), &d, &u, 0, 0, OPRIG_DSP_LO(p), OPRIG_DSP_HI(p)); return d; }
+    R d; oprig_dsp_exec(OPRIG_DSP_OP(n), &d, sizeof d, &u, 0, 0, OPRIG_DSP_LO(p), OPRIG_DSP_HI(p)); return d; }
 #define OPRIG_DSP_SHAPE_2P(n, R, A, B) \
   static inline R n(A x, B u, long long p) { \
-    R d = {0}; oprig_dsp_exec(OPRIG_DSP_OP(n), &d, &x, &u, 0, OPRIG_DSP_LO(p), OPRIG_DSP_HI(p)); return d; }
+    R d; oprig_dsp_exec(OPRIG_DSP_OP(n), &d, sizeof d, &x, &u, 0, OPRIG_DSP_LO(p), OPRIG_DSP_HI(p)); return d; }
 
 #define OPRIG_DSP_SHAPE_V_V(n) OPRIG_DSP_SHAPE_1(n, HVX_Vector, HVX_Vector)
 #define OPRIG_DSP_SHAPE_V_W(n) OPRIG_DSP_SHAPE_1(n, HVX_Vector, HVX_VectorPair)
@@ -648,18 +656,18 @@ static inline void oprig_dsp_exec(uint32_t opcode, void* d, const void* a, const
 #define OPRIG_DSP_SHAPE_V_VP(n) OPRIG_DSP_SHAPE_1P(n, HVX_Vector, HVX_Vector)
 #define OPRIG_DSP_SHAPE_V_VVP(n) OPRIG_DSP_SHAPE_2P(n, HVX_Vector, HVX_Vector, HVX_Vector)
 #define OPRIG_DSP_SHAPE_R_VR(n) \
-  static inline int n(HVX_Vector u, int r) { int32_t d = 0; oprig_dsp_exec(OPRIG_DSP_OP(n), &d, &u, 0, 0, r, 0); return d; }
+  static inline int n(HVX_Vector u, int r) { int32_t d; oprig_dsp_exec(OPRIG_DSP_OP(n), &d, sizeof d, &u, 0, 0, r, 0); return d; }
 #define OPRIG_DSP_SHAPE_V_VVq(n) \
   static inline HVX_Vector n(HVX_Vector u, HVX_Vector v, HVX_VectorPred* q) { \
-    HVX_Vector d = {0}; oprig_dsp_exec(OPRIG_DSP_OP(n), &d, &u, &v, q, 0, 0); return d; }
+    HVX_Vector d; oprig_dsp_exec(OPRIG_DSP_OP(n), &d, sizeof d, &u, &v, q, 0, 0); return d; }
 #define OPRIG_DSP_SHAPE_V_A(n) \
   static inline HVX_Vector n(const void* address) { \
-    HVX_Vector d = {0}; oprig_dsp_exec(OPRIG_DSP_OP(n), &d, address, 0, 0, 0, 0); return d; }
+    HVX_Vector d; oprig_dsp_exec(OPRIG_DSP_OP(n), &d, sizeof d, address, 0, 0, 0, 0); return d; }
 #define OPRIG_DSP_SHAPE_N_AV(n) \
-  static inline void n(void* address, HVX_Vector v) { oprig_dsp_exec(OPRIG_DSP_OP(n), 0, address, &v, 0, 0, 0); }
+  static inline void n(void* address, HVX_Vector v) { oprig_dsp_exec(OPRIG_DSP_OP(n), 0, 0, address, &v, 0, 0, 0); }
 #define OPRIG_DSP_SHAPE_N_QAV(n) \
   static inline void n(HVX_VectorPred q, HVX_Vector* address, HVX_Vector v) { \
-    oprig_dsp_exec(OPRIG_DSP_OP(n), 0, &q, address, &v, 0, 0); }
+    oprig_dsp_exec(OPRIG_DSP_OP(n), 0, 0, &q, address, &v, 0, 0); }
 
 #define OPRIG_DSP_DEFINE(name, shape, cls, instruction) OPRIG_DSP_SHAPE_##shape(name)
 OPRIG_DSP_INTRINSICS(OPRIG_DSP_DEFINE)
@@ -857,25 +865,42 @@ static inline HVX_Vector oprig_dsp_srdhm_w(HVX_Vector x, HVX_Vector m) {
 }
 
 /* gemmlowp's RoundingDivideByPOT per word: x / 2^exponent rounded to nearest,
- * ties away from zero; exponent 0..31. An arithmetic shift, corrected by one
- * where the remainder exceeds half (half plus one for negative x). */
-static inline HVX_Vector oprig_dsp_rdbpot_w(HVX_Vector x, int exponent) {
-  const int32_t mask = (int32_t)((1ull << (exponent & 31)) - 1u);
-  const HVX_Vector one = Q6_V_vsplat_R(1);
-  HVX_Vector threshold;
+ * ties away from zero; exponent 0..31. In four instructions, exactly: a
+ * negative x first steps down by one (saturating, so INT32_MIN stays), then
+ * an arithmetic shift by exponent - 1 and vavg:rnd with 0 halve it rounding
+ * up, in wider precision (no overflow at INT32_MAX). `zero` is a zero
+ * vector (made once, outside the loop). */
+static inline HVX_Vector oprig_dsp_rdbpot_w(HVX_Vector x, int exponent, HVX_Vector zero) {
   if ((exponent & 31) == 0) return x;
-  threshold = Q6_Vw_condacc_QVwVw(Q6_Q_vcmp_gt_VwVw(Q6_V_vzero(), x), Q6_V_vsplat_R(mask >> 1), one);
-  return Q6_Vw_condacc_QVwVw(Q6_Q_vcmp_gt_VwVw(Q6_V_vand_VV(x, Q6_V_vsplat_R(mask)), threshold),
-                             Q6_Vw_vasr_VwR(x, exponent & 31), one);
+  x = Q6_Vw_vsub_VwVw_sat(x, Q6_Vuw_vlsr_VuwR(x, 31)); /* x - 1 where x < 0 */
+  return Q6_Vw_vavg_VwVw_rnd(Q6_Vw_vasr_VwR(x, (exponent & 31) - 1), zero);
+}
+
+/* TFLite's quantised multiplier (multiplier Q31 in [2^30, 2^31), shift in
+ * -31..30), made into vectors once, outside the loop: a splat is an
+ * instruction, and Hexagon compilers hoist them, so a kernel does too. */
+typedef struct oprig_dsp_quantized_multiplier {
+  HVX_Vector multiplier; /* splatted */
+  HVX_Vector zero;
+  int left;  /* max(shift, 0): a left shift before the high multiply */
+  int right; /* max(-shift, 0): a rounding right shift after it */
+} oprig_dsp_quantized_multiplier;
+
+static inline oprig_dsp_quantized_multiplier oprig_dsp_make_quantized_multiplier(int32_t multiplier, int shift) {
+  oprig_dsp_quantized_multiplier m;
+  m.multiplier = Q6_V_vsplat_R(multiplier);
+  m.zero = Q6_V_vzero();
+  m.left = shift > 0 ? shift : 0;
+  m.right = shift > 0 ? 0 : -shift;
+  return m;
 }
 
 /* TFLite's MultiplyByQuantizedMultiplier per word: x * multiplier * 2^shift
- * / 2^31, with a left shift (shift > 0) before the high multiply and a
- * rounding right shift (shift < 0) after it. multiplier is Q31 in
- * [2^30, 2^31); shift in -31..30. */
-static inline HVX_Vector oprig_dsp_multiply_by_quantized_multiplier_w(HVX_Vector x, int32_t multiplier, int shift) {
-  const HVX_Vector shifted = shift > 0 ? Q6_Vw_vasl_VwR(x, shift) : x;
-  return oprig_dsp_rdbpot_w(oprig_dsp_srdhm_w(shifted, Q6_V_vsplat_R(multiplier)), shift < 0 ? -shift : 0);
+ * / 2^31 as gemmlowp computes it (a left shift, SaturatingRoundingDoubling
+ * HighMul, RoundingDivideByPOT): 2 to 7 instructions. */
+static inline HVX_Vector oprig_dsp_apply_quantized_multiplier_w(HVX_Vector x, const oprig_dsp_quantized_multiplier* m) {
+  const HVX_Vector shifted = m->left > 0 ? Q6_Vw_vasl_VwR(x, m->left) : x;
+  return oprig_dsp_rdbpot_w(oprig_dsp_srdhm_w(shifted, m->multiplier), m->right, m->zero);
 }
 
 #ifdef __cplusplus
