@@ -4,6 +4,7 @@
 // and zero extension, unpacking, and the table lookups vlut32 and vlut16.
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <utility>
 
@@ -194,7 +195,8 @@ __attribute__((target("ssse3"))) void lookup64_ssse3(const uint8_t column[64], c
     _mm_storeu_si128(reinterpret_cast<__m128i*>(d + i), _mm_or_si128(prior, _mm_and_si128(r, hit)));
   }
 }
-const bool kHaveSsse3 = __builtin_cpu_supports("ssse3");
+// OPRIG_HVX_PORTABLE=1 takes the portable path (the bit-exactness test runs both).
+const bool kHaveSsse3 = __builtin_cpu_supports("ssse3") && std::getenv("OPRIG_HVX_PORTABLE") == nullptr;
 #endif
 
 void lookup64(const uint8_t column[64], const uint8_t* idx, uint32_t segment, bool nomatch, uint8_t* d) {

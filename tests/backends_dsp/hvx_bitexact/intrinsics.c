@@ -207,10 +207,81 @@ static void make(operands* o, uint32_t opcode, uint32_t c) {
 OPRIG_DSP_INTRINSICS(DEFINE_TEST)
 #undef DEFINE_TEST
 
+/* ---- oprig_dsp.h's helpers, composed of intrinsics: the same bits on
+ * Hexagon (the load/store ones also touch only what they should) ---- */
+static const char* const kHelpers[] = {"oprig_dsp_store_bytes", "oprig_dsp_load_bytes", "oprig_dsp_lut256",
+                                       "oprig_dsp_widen/narrow",  "oprig_dsp_mul_lo_w",   "oprig_dsp_srdhm_w",
+                                       "oprig_dsp_rdbpot_w",      "oprig_dsp_apply_quantized_multiplier_w"};
+enum { kNumHelpers = sizeof kHelpers / sizeof kHelpers[0] };
+
+const char* bitexact_helper_name(uint32_t k) { return k < kNumHelpers ? kHelpers[k] : "?"; }
+
+static void test_helpers(void) {
+  operands o;
+  uint32_t c;
+  for (c = 0; c < CASES; ++c) {
+    const uint32_t base = OPRIG_DSP_NUM_OPCODES;
+    const size_t offset = (c * 37) % 128, n = (c * 53) % 200;
+    HVX_Vector w[4];
+    make(&o, base, c);
+    bitexact_begin(base + 0, c);
+    oprig_dsp_store_bytes(memory + 128 + offset, n, o.u);
+    bitexact_emit(memory, sizeof memory);
+    bitexact_begin(base + 1, c);
+    {
+      const size_t limit = 4 * 128 - 128 - offset; /* bytes to the buffer's end */
+      HVX_Vector d = oprig_dsp_load_bytes(memory + 128 + offset, n < limit ? n + 1 : limit);
+      HVX_Vector keep = Q6_V_vand_QV(Q6_Q_vsetq2_R((int)(n < limit ? n + 1 : limit)), d); /* the defined bytes */
+      EMIT(keep);
+    }
+    bitexact_begin(base + 2, c);
+    {
+      HVX_Vector d = oprig_dsp_lut256(o.u, o.v, o.x);
+      EMIT(d);
+    }
+    bitexact_begin(base + 3, c);
+    {
+      HVX_Vector d;
+      oprig_dsp_widen_ub_w(o.u, w);
+      bitexact_emit(w, sizeof w);
+      oprig_dsp_widen_b_w(o.u, w);
+      bitexact_emit(w, sizeof w);
+      w[0] = o.u, w[1] = o.v, w[2] = o.x, w[3] = o.u;
+      d = oprig_dsp_narrow_w_ub_sat(w);
+      EMIT(d);
+      d = oprig_dsp_narrow_w_b_sat(w);
+      EMIT(d);
+    }
+    bitexact_begin(base + 4, c);
+    {
+      HVX_Vector d = oprig_dsp_mul_lo_w(o.u, o.v);
+      EMIT(d);
+    }
+    bitexact_begin(base + 5, c);
+    {
+      HVX_Vector d = oprig_dsp_srdhm_w(o.u, o.v);
+      EMIT(d);
+    }
+    bitexact_begin(base + 6, c);
+    {
+      HVX_Vector d = oprig_dsp_rdbpot_w(o.u, (int)(c % 32), Q6_V_vzero());
+      EMIT(d);
+    }
+    bitexact_begin(base + 7, c);
+    {
+      const oprig_dsp_quantized_multiplier m =
+          oprig_dsp_make_quantized_multiplier((int32_t)(0x40000000u | (next() & 0x3FFFFFFFu)), (int)(c % 40) - 31);
+      HVX_Vector d = oprig_dsp_apply_quantized_multiplier_w(o.u, &m);
+      EMIT(d);
+    }
+  }
+}
+
 uint32_t bitexact_cases(void) { return CASES; }
 
 void bitexact_run(void) {
 #define CALL_TEST(name, shape, cls, instruction) test_##name();
   OPRIG_DSP_INTRINSICS(CALL_TEST)
 #undef CALL_TEST
+  test_helpers();
 }

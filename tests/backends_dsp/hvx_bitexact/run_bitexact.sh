@@ -13,10 +13,11 @@ here="$source_dir/tests/backends_dsp/hvx_bitexact"
 skip() { echo "SKIP: $*"; exit 77; }
 
 clang=$(command -v clang-14 || command -v clang || true)
-lld=$(command -v ld.lld-14 || command -v ld.lld || true)
 qemu=$(command -v qemu-hexagon || true)
 [[ -n "$clang" ]] || skip "no clang (install clang: Debian's has the Hexagon target)"
-[[ -n "$lld" ]] || skip "no ld.lld (install lld-14)"
+# clang -fuse-ld=lld looks for ld.lld beside itself, then on PATH (lld-14 installs both).
+clang_dir=$(dirname "$(readlink -f "$clang")")
+[[ -x "$clang_dir/ld.lld" ]] || command -v ld.lld >/dev/null || skip "no ld.lld (install lld-14)"
 [[ -n "$qemu" ]] || skip "no qemu-hexagon (install qemu-user)"
 echo '#include <hvx_hexagon_protos.h>' | "$clang" --target=hexagon -mhvx -mhvx-length=128b -mv67 -x c -fsyntax-only - \
   2>/dev/null || skip "$clang cannot compile HVX code for Hexagon (no Hexagon target or hvx_hexagon_protos.h)"
@@ -31,7 +32,7 @@ for s in "${sources[@]}"; do [[ "$s" -nt "$binary" ]] && stale=1; done
 if (( stale )); then
   echo "building the Hexagon side with $clang (this takes a minute)"
   "$clang" --target=hexagon -ffreestanding -nostdlib -static -mhvx -mhvx-length=128b -mv67 -O2 \
-    --ld-path="$lld" -I"$source_dir/runtime/include" -I"$here" \
+    -fuse-ld=lld -I"$source_dir/runtime/include" -I"$here" \
     "$here/intrinsics.c" "$here/hexagon_start.c" -o "$binary.tmp"
   mv "$binary.tmp" "$binary"
 fi
@@ -41,4 +42,7 @@ fi
   exit 1
 }
 echo "$("$qemu" --version | head -1); $("$clang" --version | head -1)"
-exec "$host_driver" "$work/qemu.out"
+"$host_driver" "$work/qemu.out"
+# The simulator's portable code paths too (where it has faster ones for this CPU).
+echo "again on the simulator's portable paths (OPRIG_HVX_PORTABLE=1):"
+OPRIG_HVX_PORTABLE=1 "$host_driver" "$work/qemu.out"
