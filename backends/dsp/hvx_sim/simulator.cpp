@@ -201,6 +201,7 @@ std::string Simulator::describe(uintptr_t address) const {
   }
   if (nearest == nullptr) return "outside every region (nothing is mapped)";
   if (address < nearest->begin) return std::to_string(distance) + " byte(s) before " + what(*nearest);
+  if (distance == 0) return "just past the end of " + what(*nearest);
   return std::to_string(distance) + " byte(s) past the end of " + what(*nearest);
 }
 
