@@ -235,6 +235,8 @@ void read_struct(const json& j, const std::string& path, PerfStats& p) {
   r.optional("bytes", p.bytes);
   r.optional("gelem_per_s", p.gelem_per_s);
   r.optional("gbytes_per_s", p.gbytes_per_s);
+  r.optional("launch_bound", p.launch_bound);
+  r.optional("launch_overhead_ns", p.launch_overhead_ns);
 }
 
 void read_struct(const json& j, const std::string& path, TensorRecord& t) {
@@ -390,7 +392,9 @@ void to_json(json& j, const PerfStats& p) {
            {"loop_iterations", p.loop_iterations},
            {"bytes", p.bytes},
            {"gelem_per_s", number_to_json(p.gelem_per_s)},
-           {"gbytes_per_s", number_to_json(p.gbytes_per_s)}};
+           {"gbytes_per_s", number_to_json(p.gbytes_per_s)},
+           {"launch_bound", p.launch_bound},
+           {"launch_overhead_ns", number_to_json(p.launch_overhead_ns)}};
 }
 
 void to_json(json& j, const TensorRecord& t) {

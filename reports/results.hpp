@@ -55,6 +55,11 @@ struct PerfStats {
   uint64_t loop_iterations = 0; // model cases: WHILE body runs, all loops together
   uint64_t bytes = 0;  // bytes read + written by one execution
   double gelem_per_s = 0, gbytes_per_s = 0;
+  // bench: the median is under 1.5x the backend's calibrated launch-plus-
+  // readback overhead (launch_overhead_ns), so the figure is mostly launch
+  // cost, not kernel speed (harness/bench/launch_bound.hpp).
+  bool launch_bound = false;
+  double launch_overhead_ns = 0;  // the calibrated overhead it was judged against; 0 unknown
   bool operator==(const PerfStats&) const = default;
 };
 

@@ -15,6 +15,7 @@
 #include "bench/base_side.hpp"
 #include "bench/bench_kernel.hpp"
 #include "bench/integrity_check.hpp"
+#include "bench/launch_bound.hpp"
 #include "bench/machine_probe.hpp"
 #include "cases/tensor_data.hpp"
 #include "core/dtype.hpp"
@@ -397,6 +398,7 @@ BenchRun run_benchmarks(const Suite& suite, const Selection& selection, const Be
   for (const std::unique_ptr<Fixture>& f : fixtures) finalize(*f);
 
   std::set<std::string> untrusted_base;  // twins whose timings are no baseline
+  std::set<std::string> launch_bound_ids;
   for (const auto& [fp, index] : fixture_results) {
     reports::CaseResult& r = results[index];
     const bool twin = is_base[index];
@@ -447,6 +449,14 @@ BenchRun run_benchmarks(const Suite& suite, const Selection& selection, const Be
     auto peaks = options.peaks.find(r.backend);
     // dsp: the calibrated peaks are the cost model's and the time is the host's; no roofline.
     if (peaks != options.peaks.end() && k.backend->kind() != OPRIG_BACKEND_DSP) {
+      perf.launch_overhead_ns = launch_overhead_ns(peaks->second);
+      perf.launch_bound = is_launch_bound(perf.compute_ns_median, perf.launch_overhead_ns);
+      if (perf.launch_bound) {
+        launch_bound_ids.insert(r.id);
+        note("launch-bound: the median (" + fixed(perf.compute_ns_median * 1e-3, 3) + " us) is under " +
+             fixed(kLaunchBoundFactor, 1) + "x this backend's calibrated launch-plus-readback overhead (" +
+             fixed(perf.launch_overhead_ns * 1e-3, 1) + " us): the figure is mostly launch cost, not kernel speed");
+      }
       perf::RooflineInput in;
       in.bytes = static_cast<double>(k.cost_bytes ? k.cost_bytes : k.bytes);
       in.flops = static_cast<double>(k.cost_flops);
@@ -465,6 +475,7 @@ BenchRun run_benchmarks(const Suite& suite, const Selection& selection, const Be
   }
   if (!skipped.empty())
     std::cerr << "oprig bench: " << skipped.size() << " benchmark(s) not fully timed:\n" << skip_list(skipped);
+  mark_launch_bound(options.out_dir / "benchmark.json", launch_bound_ids);
   for (size_t i = 0; i < results.size(); ++i) (is_base[i] ? run.base_cases : run.cases).push_back(std::move(results[i]));
   if (base != nullptr) {
     for (const reports::CaseResult& r : run.base_cases)

@@ -5,6 +5,11 @@
 //   BM_ActivationCpu/mode:K/threads:N   K: 0 RELU 1 RELU6 2 SIGMOID 3 TANH
 //                                          4 GELU_ERF 5 GELU_TANH 6 SILU 7 HARD_SWISH
 // Inputs are uniform in [-8, 8]: the fast formulas, as in a network.
+// The device rows BM_ActivationOpenCL/mode:K and BM_ActivationVulkan/mode:K
+// (K: RELU, GELU_TANH, SILU; device time per execute,
+// harness/bench/micro/device_kernel_bench.hpp) are read against the same-run
+// probe BM_AddConstantOpenCL / BM_AddConstantVulkan (the same 8 bytes per
+// element).
 #include <benchmark/benchmark.h>
 
 #include <memory>
@@ -12,6 +17,7 @@
 #include <vector>
 
 #include "cpu/cpu_backend.hpp"
+#include "device_kernel_bench.hpp"
 #include "runner/kernel_session.hpp"
 
 namespace {
@@ -72,7 +78,21 @@ void BM_ActivationCpu(benchmark::State& state) {
   state.SetBytesProcessed(items * 8);  // 4 read, 4 written: the same as BM_AddConstant
 }
 
+void activation_on_device(benchmark::State& state, const char* backend) {
+  const int mode = static_cast<int>(state.range(0));
+  auto& kernel = oprig::bench::device_kernel(
+      std::string("activation_") + kModes[mode], backend, "Activation", ParamList().add_string("mode", kModes[mode]),
+      [] { return std::vector<HostTensor>{HostTensor::of(OPRIG_DTYPE_FLOAT_32, {kElements}, inputs())}; },
+      {oprig::bench::output_of(OPRIG_DTYPE_FLOAT_32)});
+  oprig::bench::time_device_kernel(state, kernel, kElements);
+}
+
+void BM_ActivationOpenCL(benchmark::State& state) { activation_on_device(state, "opencl"); }
+void BM_ActivationVulkan(benchmark::State& state) { activation_on_device(state, "vulkan"); }
+
 }  // namespace
 
+BENCHMARK(BM_ActivationOpenCL)->ArgName("mode")->Arg(0)->Arg(5)->Arg(6)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ActivationVulkan)->ArgName("mode")->Arg(0)->Arg(5)->Arg(6)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ActivationCpu)->ArgNames({"mode", "threads"})->ArgsProduct({{0, 1, 2, 3, 4, 5, 6, 7}, {1, 2}})
     ->UseRealTime()->Unit(benchmark::kMillisecond);

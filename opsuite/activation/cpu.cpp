@@ -20,6 +20,7 @@
 #include <numbers>
 
 #include "activation/activation_coefficients.hpp"
+#include "activation/activation_modes.hpp"
 #include "common/kernel.hpp"
 #include "core/half.hpp"
 
@@ -143,9 +144,7 @@ ChunkFn chunk_function(Mode mode) {
 oprig_status create(const oprig_backend_context* ctx, const oprig_param* params, size_t num_params,
                     oprig_kernel** out_kernel) {
   *out_kernel = nullptr;
-  const std::optional<int> mode = enum_param(params, num_params, "mode",
-                                             {"RELU", "RELU6", "SIGMOID", "TANH", "GELU_ERF", "GELU_TANH", "SILU",
-                                              "HARD_SWISH"});
+  const std::optional<int> mode = activation_mode(params, num_params);
   if (!mode || *mode < 0) return OPRIG_STATUS_INVALID_ARGUMENT;  // mandatory, and one of the eight
   auto* kernel = new (std::nothrow) ActivationCpuKernel();
   if (kernel == nullptr) return OPRIG_STATUS_OUT_OF_MEMORY;
@@ -184,26 +183,10 @@ oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
 
 void destroy(oprig_kernel* handle) { delete from_handle<ActivationCpuKernel>(handle); }
 
-// Floating-point operations per element of the fast formulas (a division or
-// an FMA counted as one).
-uint64_t flops_per_element(Mode mode) {
-  switch (mode) {
-    case Mode::kRelu: return 1;
-    case Mode::kRelu6: return 2;
-    case Mode::kHardSwish: return 6;
-    case Mode::kSigmoid:
-    case Mode::kSilu: return 16;
-    case Mode::kTanh: return 26;
-    case Mode::kGeluTanh: return 40;
-    case Mode::kGeluErf: return 36;
-  }
-  return 0;
-}
-
 oprig_status cost(const oprig_kernel* handle, oprig_cost* out) {
   const auto* kernel = from_handle<const ActivationCpuKernel>(handle);
   const uint64_t width = kernel->dtype == OPRIG_DTYPE_FLOAT_16 ? 2 : 4;
-  out->flops = flops_per_element(kernel->mode) * kernel->count;
+  out->flops = kActivationFlopsPerElement[static_cast<int>(kernel->mode)] * kernel->count;
   out->bytes_read = width * kernel->count;
   out->bytes_written = width * kernel->count;
   return OPRIG_STATUS_OK;

@@ -27,57 +27,8 @@ layout(push_constant) uniform Params {
   uint lo, hi;  // the activation's bounds as fp32 bits (-inf, +inf: none)
 } p;
 
-const double kTwoPowMinus149 = 1.401298464324817070923729583289916131280e-45LF;  // exact
-const double kTwoPow149 = 7.1362384635297994052914298472474756e44LF;             // exact
-const uint kAbs = 0x7fffffffu;
-const uint kSign = 0x80000000u;
-
-uint half_to_float_bits(uint h) {
-  uint sign = (h & 0x8000u) << 16;
-  uint exponent = (h >> 10) & 0x1fu;
-  uint mantissa = h & 0x3ffu;
-  if (exponent == 31u) return sign | 0x7f800000u | (mantissa << 13);
-  if (exponent != 0u) return sign | ((exponent + 112u) << 23) | (mantissa << 13);
-  if (mantissa == 0u) return sign;
-  int top = findMSB(mantissa);
-  return sign | (uint(top + 103) << 23) | ((mantissa << uint(23 - top)) & 0x7fffffu);
-}
-
-uint float_bits_to_half(uint bits) {
-  uint sign = (bits >> 16) & 0x8000u;
-  uint magnitude = bits & kAbs;
-  if (magnitude > 0x7f800000u) return sign | 0x7e00u | ((magnitude >> 13) & 0x3ffu);
-  if (magnitude >= 0x477ff000u) return sign | 0x7c00u;
-  if (magnitude >= 0x38800000u) {
-    uint rebased = magnitude - (112u << 23);
-    return sign | ((rebased + 0xfffu + ((rebased >> 13) & 1u)) >> 13);
-  }
-  uint exponent = magnitude >> 23;
-  if (exponent < 102u) return sign;
-  uint significand = (magnitude & 0x7fffffu) | 0x800000u;
-  uint shift = 126u - exponent;
-  uint q = significand >> shift, rest = significand & ((1u << shift) - 1u), half_way = 1u << (shift - 1u);
-  if (rest > half_way || (rest == half_way && (q & 1u) != 0u)) ++q;
-  return sign | q;
-}
-
-double widen(uint bits) {
-  uint magnitude = bits & kAbs;
-  if (magnitude >= 0x00800000u) return double(uintBitsToFloat(bits));
-  double d = double(magnitude) * kTwoPowMinus149;
-  return (bits & kSign) != 0u ? -d : d;
-}
-
-uint narrow(double d) {
-  if (isnan(d)) return 0x7fc00000u;
-  double magnitude = abs(d);
-  uint sign = unpackDouble2x32(d).y & kSign;
-  if (magnitude >= 1.1754943508222875079687365372222456778186655567720875215087517062784172594547271728515625e-38LF)
-    return floatBitsToUint(float(d));
-  return uint(roundEven(magnitude * kTwoPow149)) | sign;
-}
-
-int order(uint bits) { return (bits & kSign) != 0u ? int(kSign) - int(bits) : int(bits); }
+#include "fp16_bits.glsl"
+#include "fp32_exact.glsl"
 
 uint activate(uint bits) {
   if ((bits & kAbs) > 0x7f800000u) return bits;

@@ -1,17 +1,30 @@
-// Conv2D on the cpu backend through the package ABI against oneDNN's
-// convolution in the same process: 3x3, stride 1, pad 1, NHWC 1x56x56x64 -> 64
-// with bias (a ResNet-50 stage-1 layer), fp32.
+// Conv2D through the package ABI against its peers in the same process: 3x3,
+// stride 1, pad 1, 1x56x56x64 -> 64 (a ResNet-50 stage-1 layer), fp32.
+// On the cpu backend (NHWC, with bias) against oneDNN's convolution:
 //   BM_Conv2DCpu/threads:T/isa:I   — the kernel (isa 2 AVX-512, 1 AVX2; a path the host lacks is skipped)
 //   BM_OneDnnConv/threads:T        — dnnl::convolution_forward, NHWC activations, weights
 //                                    reordered once to the layout oneDNN picks (format any),
 //                                    threads by omp_set_num_threads(T) before creation and run
 // Our kernel repacks the weights at every execute; oneDNN's reorder is outside
 // the timed loop, so the comparison slightly favours oneDNN.
-// Counters: FLOP/s (2 * 56 * 56 * 64 * 3 * 3 * 64 per iteration). Run with
-//   --benchmark_repetitions=9 --benchmark_enable_random_interleaving=true
+// Counters: FLOP/s (2 * 56 * 56 * 64 * 3 * 3 * 64 per iteration).
+// On the device backends (NCHW, the spec's GPU layout; no bias, so that the
+// work equals the peer's), device time per execute (UseManualTime):
+//   BM_Conv2DOpenCL, BM_Conv2DVulkan — the kernels (device_kernel_bench.hpp)
+//   BM_ClBlastConvgemm               — CLBlastSconvgemm (im2col, then CLBlast's GEMM; weights
+//        [64, 64, 3, 3] as it wants them) on the opencl backend's own context and queue;
+//        time from a marker enqueued before the call to the end of the event CLBlast hands
+//        back (both of its kernels and the host's turn between them, as ours is timed from
+//        its first command to its last); gemm_ms is the GEMM kernel alone. Warmed up (its
+//        first call builds its programs, about 20 s on PoCL) and checked against
+//        BM_Conv2DOpenCL's output once before timing.
+// Run with --benchmark_repetitions=9 --benchmark_enable_random_interleaving=true
+#include <CL/cl.h>
 #include <benchmark/benchmark.h>
+#include <clblast_c.h>
 #include <omp.h>
 
+#include <cmath>
 #include <dnnl.hpp>
 #include <map>
 #include <memory>
@@ -21,6 +34,7 @@
 
 #include "cpu/cpu_backend.hpp"
 #include "cpu/cpu_isa.hpp"
+#include "device_kernel_bench.hpp"
 #include "runner/kernel_session.hpp"
 
 namespace {
@@ -142,9 +156,145 @@ void BM_OneDnnConv(benchmark::State& state) {
   set_flops(state);
 }
 
+// ---- device backends: NCHW, no bias ---------------------------------------------------
+
+const std::vector<float>& input_nchw() {
+  static const std::vector<float> v = [] {
+    const std::vector<float>& nhwc = input();
+    std::vector<float> t(nhwc.size());
+    for (int64_t c = 0; c < kChannels; ++c)
+      for (int64_t p = 0; p < kSize * kSize; ++p)
+        t[static_cast<size_t>(c * kSize * kSize + p)] = nhwc[static_cast<size_t>(p * kChannels + c)];
+    return t;
+  }();
+  return v;
+}
+
+oprig::bench::DeviceKernel& device_conv(const char* backend) {
+  return oprig::bench::device_kernel(
+      "conv2d_nchw_3x3", backend, "Conv2D",
+      ParamList().add_ints("pad_amount", {1, 1, 1, 1}, OPRIG_DTYPE_UINT_32),
+      [] {
+        return std::vector<HostTensor>{
+            HostTensor::of(OPRIG_DTYPE_FLOAT_32, {kBatch, kChannels, kSize, kSize}, input_nchw()),
+            HostTensor::of(OPRIG_DTYPE_FLOAT_32, {kKernel, kKernel, kChannels, kChannels}, weights_hwio())};
+      },
+      {oprig::bench::output_of(OPRIG_DTYPE_FLOAT_32)});
+}
+
+constexpr int64_t kOutputs = kBatch * kChannels * kSize * kSize;
+
+void BM_Conv2DOpenCL(benchmark::State& state) {
+  oprig::bench::time_device_kernel(state, device_conv("opencl"), kOutputs);
+}
+void BM_Conv2DVulkan(benchmark::State& state) {
+  oprig::bench::time_device_kernel(state, device_conv("vulkan"), kOutputs);
+}
+
+double profiled_ns(cl_event event, cl_profiling_info what) {
+  cl_ulong t = 0;
+  clGetEventProfilingInfo(event, what, sizeof t, &t, nullptr);
+  return static_cast<double>(t);
+}
+
+// CLBlast's convgemm on the opencl backend's context and queue, warmed up and
+// checked once against our kernel's output.
+struct ClBlastConv {
+  cl_command_queue queue = nullptr;
+  cl_mem image = nullptr, filters = nullptr, result = nullptr;
+  std::string error;
+
+  explicit ClBlastConv(oprig::bench::DeviceKernel& ours) {
+    if (ours.session == nullptr) {
+      error = "unavailable: " + ours.error;
+      return;
+    }
+    const oprig_backend_context& ctx = ours.backend->context();
+    queue = static_cast<cl_command_queue>(ctx.cl_queue);
+    const auto context = static_cast<cl_context>(ctx.cl_context);
+    std::vector<float> oihw(weights_hwio().size());
+    for (int64_t o = 0; o < kChannels; ++o)
+      for (int64_t i = 0; i < kChannels; ++i)
+        for (int64_t t = 0; t < kKernel * kKernel; ++t)
+          oihw[static_cast<size_t>((o * kChannels + i) * kKernel * kKernel + t)] =
+              weights_hwio()[static_cast<size_t>((t * kChannels + i) * kChannels + o)];
+    cl_int err = CL_SUCCESS;
+    auto upload = [&](const std::vector<float>& v) {
+      return clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, v.size() * sizeof(float),
+                            const_cast<float*>(v.data()), &err);
+    };
+    image = upload(input_nchw());
+    filters = upload(oihw);
+    result = clCreateBuffer(context, CL_MEM_READ_WRITE, kOutputs * sizeof(float), nullptr, &err);
+    if (image == nullptr || filters == nullptr || result == nullptr) {
+      error = "buffers: OpenCL error " + std::to_string(err);
+      return;
+    }
+    cl_event done = nullptr;
+    if (!run(&done)) return;  // the warm-up: CLBlast builds its programs on the first call
+    clReleaseEvent(done);
+    std::vector<float> theirs(kOutputs);
+    clEnqueueReadBuffer(queue, result, CL_TRUE, 0, theirs.size() * sizeof(float), theirs.data(), 0, nullptr, nullptr);
+    if (ours.session->run() != OPRIG_STATUS_OK) {
+      error = "our kernel failed";
+      return;
+    }
+    const std::vector<float> mine = ours.session->output(0).as<float>();
+    for (size_t i = 0; i < theirs.size(); ++i)
+      if (std::fabs(theirs[i] - mine[i]) > 1e-3f * (1.0f + std::fabs(mine[i]))) {
+        error = "CLBlast and Conv2D disagree at element " + std::to_string(i);
+        return;
+      }
+  }
+  ~ClBlastConv() {
+    for (cl_mem m : {image, filters, result})
+      if (m != nullptr) clReleaseMemObject(m);
+  }
+
+  bool run(cl_event* done) {
+    const CLBlastStatusCode status = CLBlastSconvgemm(
+        CLBlastKernelModeCrossCorrelation, kChannels, kSize, kSize, kKernel, kKernel, 1, 1, 1, 1, 1, 1, kChannels,
+        kBatch, image, 0, filters, 0, result, 0, &queue, done);
+    if (status != CLBlastSuccess) {
+      error = "CLBlastSconvgemm returned " + std::to_string(status);
+      return false;
+    }
+    return clWaitForEvents(1, done) == CL_SUCCESS;
+  }
+};
+
+void BM_ClBlastConvgemm(benchmark::State& state) {
+  static ClBlastConv peer(device_conv("opencl"));
+  if (!peer.error.empty()) {
+    state.SkipWithError(peer.error.c_str());
+    return;
+  }
+  double gemm_ns = 0;
+  for (auto _ : state) {
+    cl_event start = nullptr, done = nullptr;
+    clEnqueueMarkerWithWaitList(peer.queue, 0, nullptr, &start);
+    if (!peer.run(&done)) {
+      state.SkipWithError(peer.error.c_str());
+      return;
+    }
+    const double end = profiled_ns(done, CL_PROFILING_COMMAND_END);
+    state.SetIterationTime((end - profiled_ns(start, CL_PROFILING_COMMAND_START)) * 1e-9);
+    gemm_ns += end - profiled_ns(done, CL_PROFILING_COMMAND_START);
+    clReleaseEvent(start);
+    clReleaseEvent(done);
+  }
+  const auto iterations = static_cast<double>(state.iterations());
+  state.counters["gemm_ms"] = benchmark::Counter(gemm_ns * 1e-6 / std::max(1.0, iterations));
+  state.counters["flops"] = benchmark::Counter(kFlops * iterations, benchmark::Counter::kIsRate);
+  state.SetItemsProcessed(static_cast<int64_t>(iterations) * kOutputs);
+}
+
 }  // namespace
 
 BENCHMARK(BM_Conv2DCpu)->ArgNames({"threads", "isa"})
     ->ArgsProduct({{1, 2}, {OPRIG_CPU_ISA_AVX512, OPRIG_CPU_ISA_AVX2}})
     ->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_OneDnnConv)->ArgName("threads")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Conv2DOpenCL)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Conv2DVulkan)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ClBlastConvgemm)->UseManualTime()->Unit(benchmark::kMillisecond);

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "common/kernel.hpp"
+#include "conv2d/conv_geometry.hpp"
 #include "conv2d/conv_microkernels.hpp"
 #include "core/half.hpp"
 
@@ -41,63 +42,18 @@ AlignedFloats aligned_floats(size_t count) {
   return AlignedFloats(static_cast<float*>(std::aligned_alloc(64, bytes)));
 }
 
-enum class Padding { kExplicit, kSameUpper, kSameLower, kValid };
-
 struct Conv2DCpuKernel : KernelBase {
   const oprig_backend_context* ctx = nullptr;
-  int64_t stride[2] = {1, 1}, dilation[2] = {1, 1}, pads[4] = {0, 0, 0, 0};  // pads: top, bottom, left, right
-  int64_t group = 1;
-  Padding padding = Padding::kExplicit;
+  conv2d::Params params;
   // From prepare().
-  oprig_dtype dtype = OPRIG_DTYPE_FLOAT_32;
+  conv2d::Geometry g;
   oprig_cpu_isa isa = OPRIG_CPU_ISA_SCALAR;
-  int64_t batch = 0, height = 0, width = 0, c_in = 0;
-  int64_t kh = 0, kw = 0, group_in = 0, c_out = 0, group_out = 0;
-  int64_t out_h = 0, out_w = 0, pad_top = 0, pad_left = 0;
-  bool has_bias = false;
   size_t mr = 1, nr = 1, panels = 0;   // tile of the chosen ISA; NR-panels per group
   size_t tiles = 0, slots = 1;
   AlignedFloats packed_w, packed_bias, zeros;
   mutable std::vector<const float*> rows;  // scratch: slots x taps x MR pointers, each slot its own
   AlignedFloats wide_in, wide_w, wide_bias, wide_out;  // FLOAT_16: fp32 copies
 };
-
-// ---- parameters and shapes --------------------------------------------------------
-
-bool read_params(Conv2DCpuKernel& k, const oprig_param* params, size_t num_params) {
-  auto pair = [&](const char* name, int64_t* dst, size_t n) {
-    const auto v = int_list_param(params, num_params, name);
-    if (!v) return true;  // the spec's default
-    if (v->size() != n) return false;
-    std::copy(v->begin(), v->end(), dst);
-    return true;
-  };
-  if (!pair("stride", k.stride, 2) || !pair("dilation", k.dilation, 2) || !pair("pad_amount", k.pads, 4)) return false;
-  k.group = static_cast<int64_t>(scalar_param(params, num_params, "group").value_or(1));
-  const std::optional<int> mode =
-      enum_param(params, num_params, "padding", {"EXPLICIT", "SAME_UPPER", "SAME_LOWER", "VALID"});
-  if (mode && *mode < 0) return false;
-  k.padding = static_cast<Padding>(mode.value_or(0));
-  return k.stride[0] >= 1 && k.stride[1] >= 1 && k.dilation[0] >= 1 && k.dilation[1] >= 1 && k.group >= 1 &&
-         std::all_of(k.pads, k.pads + 4, [](int64_t p) { return p >= 0; });
-}
-
-// Output size and padding before along one axis; false when the window does not fit.
-bool plan_axis(Padding mode, int64_t size, int64_t kernel, int64_t stride, int64_t dilation, int64_t before,
-               int64_t after, int64_t* out, int64_t* pad_before) {
-  const int64_t span = (kernel - 1) * dilation + 1;
-  if (mode == Padding::kSameUpper || mode == Padding::kSameLower) {
-    *out = (size + stride - 1) / stride;
-    const int64_t total = std::max<int64_t>(0, (*out - 1) * stride + span - size);
-    *pad_before = mode == Padding::kSameUpper ? total / 2 : total - total / 2;
-    return true;
-  }
-  if (mode == Padding::kValid) before = after = 0;
-  if (size + before + after < span) return false;
-  *out = (size + before + after - span) / stride + 1;
-  *pad_before = before;
-  return true;
-}
 
 template <class Tile>
 struct TileSizes {
@@ -127,24 +83,24 @@ struct Run {
 // The pointer rows of one tile: for every tap, MR pointers to channel 0 of
 // the input pixel each output pixel reads there (the zero row outside the image).
 void build_rows(const Conv2DCpuKernel& k, const float* in, size_t tile, const float** rows) {
-  const size_t pixels = static_cast<size_t>(k.batch * k.out_h * k.out_w);
-  const size_t taps = static_cast<size_t>(k.kh * k.kw);
+  const size_t pixels = static_cast<size_t>(k.g.batch * k.g.out_h * k.g.out_w);
+  const size_t taps = static_cast<size_t>(k.g.kh * k.g.kw);
   for (size_t i = 0; i < k.mr; ++i) {
     const size_t p = tile * k.mr + i;
     if (p >= pixels) {  // past the last pixel: read zeros, store nothing
       for (size_t t = 0; t < taps; ++t) rows[t * k.mr + i] = k.zeros.get();
       continue;
     }
-    const int64_t ox = static_cast<int64_t>(p % static_cast<size_t>(k.out_w));
-    const int64_t oy = static_cast<int64_t>(p / static_cast<size_t>(k.out_w) % static_cast<size_t>(k.out_h));
-    const int64_t n = static_cast<int64_t>(p / static_cast<size_t>(k.out_w * k.out_h));
-    for (int64_t ky = 0; ky < k.kh; ++ky) {
-      const int64_t iy = oy * k.stride[0] - k.pad_top + ky * k.dilation[0];
-      for (int64_t kx = 0; kx < k.kw; ++kx) {
-        const int64_t ix = ox * k.stride[1] - k.pad_left + kx * k.dilation[1];
-        const bool inside = iy >= 0 && iy < k.height && ix >= 0 && ix < k.width;
-        rows[static_cast<size_t>(ky * k.kw + kx) * k.mr + i] =
-            inside ? in + ((n * k.height + iy) * k.width + ix) * k.c_in : k.zeros.get();
+    const int64_t ox = static_cast<int64_t>(p % static_cast<size_t>(k.g.out_w));
+    const int64_t oy = static_cast<int64_t>(p / static_cast<size_t>(k.g.out_w) % static_cast<size_t>(k.g.out_h));
+    const int64_t n = static_cast<int64_t>(p / static_cast<size_t>(k.g.out_w * k.g.out_h));
+    for (int64_t ky = 0; ky < k.g.kh; ++ky) {
+      const int64_t iy = oy * k.params.stride[0] - k.g.pad_top + ky * k.params.dilation[0];
+      for (int64_t kx = 0; kx < k.g.kw; ++kx) {
+        const int64_t ix = ox * k.params.stride[1] - k.g.pad_left + kx * k.params.dilation[1];
+        const bool inside = iy >= 0 && iy < k.g.height && ix >= 0 && ix < k.g.width;
+        rows[static_cast<size_t>(ky * k.g.kw + kx) * k.mr + i] =
+            inside ? in + ((n * k.g.height + iy) * k.g.width + ix) * k.g.c_in : k.zeros.get();
       }
     }
   }
@@ -153,25 +109,25 @@ void build_rows(const Conv2DCpuKernel& k, const float* in, size_t tile, const fl
 template <class Tile>
 void run_tiles(const Run& r, size_t slot) {
   const Conv2DCpuKernel& k = *r.k;
-  const size_t taps = static_cast<size_t>(k.kh * k.kw), cin = static_cast<size_t>(k.group_in);
-  const size_t pixels = static_cast<size_t>(k.batch * k.out_h * k.out_w);
+  const size_t taps = static_cast<size_t>(k.g.kh * k.g.kw), cin = static_cast<size_t>(k.g.group_in);
+  const size_t pixels = static_cast<size_t>(k.g.batch * k.g.out_h * k.g.out_w);
   const float** rows = k.rows.data() + slot * taps * Tile::kMR;
   const size_t panel_floats = taps * cin * Tile::kNR;
   const size_t first = k.tiles * slot / k.slots, last = k.tiles * (slot + 1) / k.slots;
   for (size_t tile = first; tile < last; ++tile) {
     build_rows(k, r.in, tile, rows);
     const size_t mr = std::min(Tile::kMR, pixels - tile * Tile::kMR);
-    float* out_tile = r.out + tile * Tile::kMR * static_cast<size_t>(k.c_out);
-    for (int64_t g = 0; g < k.group; ++g) {
+    float* out_tile = r.out + tile * Tile::kMR * static_cast<size_t>(k.g.c_out);
+    for (int64_t g = 0; g < k.params.group; ++g) {
       if (g > 0) {  // the next group's input channels: every pointer moves on, the zero row too (it is c_in long)
         for (size_t e = 0; e < taps * Tile::kMR; ++e) rows[e] += cin;
       }
       for (size_t p = 0; p < k.panels; ++p) {
         const size_t col = p * Tile::kNR;
-        const size_t nr = std::min(Tile::kNR, static_cast<size_t>(k.group_out) - col);
+        const size_t nr = std::min(Tile::kNR, static_cast<size_t>(k.g.group_out) - col);
         const size_t panel = static_cast<size_t>(g) * k.panels + p;
         Tile::run(taps, cin, rows, k.packed_w.get() + panel * panel_floats, k.packed_bias.get() + panel * Tile::kNR,
-                  out_tile + static_cast<size_t>(g * k.group_out) + col, static_cast<size_t>(k.c_out), mr, nr);
+                  out_tile + static_cast<size_t>(g * k.g.group_out) + col, static_cast<size_t>(k.g.c_out), mr, nr);
       }
     }
   }
@@ -197,18 +153,18 @@ void run_slots(void* arg, size_t begin, size_t end) {
 // Weights [taps, group_in, c_out] into per-group panels of NR output channels,
 // k-major and zero-padded; the bias (or zeros) likewise.
 void pack_weights(Conv2DCpuKernel& k, const float* w, const float* bias) {
-  const size_t taps_cin = static_cast<size_t>(k.kh * k.kw * k.group_in);
+  const size_t taps_cin = static_cast<size_t>(k.g.kh * k.g.kw * k.g.group_in);
   float* dst = k.packed_w.get();
   float* b = k.packed_bias.get();
-  for (int64_t g = 0; g < k.group; ++g)
+  for (int64_t g = 0; g < k.params.group; ++g)
     for (size_t p = 0; p < k.panels; ++p, b += k.nr) {
-      const size_t col0 = static_cast<size_t>(g * k.group_out) + p * k.nr;
-      const size_t valid = std::min(k.nr, static_cast<size_t>(k.group_out) - p * k.nr);
+      const size_t col0 = static_cast<size_t>(g * k.g.group_out) + p * k.nr;
+      const size_t valid = std::min(k.nr, static_cast<size_t>(k.g.group_out) - p * k.nr);
       for (size_t q = 0; q < taps_cin; ++q, dst += k.nr) {
-        std::memcpy(dst, w + q * static_cast<size_t>(k.c_out) + col0, valid * sizeof(float));
+        std::memcpy(dst, w + q * static_cast<size_t>(k.g.c_out) + col0, valid * sizeof(float));
         std::fill(dst + valid, dst + k.nr, 0.0f);
       }
-      for (size_t j = 0; j < k.nr; ++j) b[j] = k.has_bias && j < valid ? bias[col0 + j] : 0.0f;
+      for (size_t j = 0; j < k.nr; ++j) b[j] = k.g.has_bias && j < valid ? bias[col0 + j] : 0.0f;
     }
 }
 
@@ -255,7 +211,7 @@ oprig_status create(const oprig_backend_context* ctx, const oprig_param* params,
   if (kernel == nullptr) return OPRIG_STATUS_OUT_OF_MEMORY;
   kernel->ops = &oprig_conv2d__cpu;
   kernel->ctx = ctx;
-  if (!read_params(*kernel, params, num_params)) {
+  if (!conv2d::read_params(params, num_params, &kernel->params)) {
     delete kernel;
     return OPRIG_STATUS_INVALID_ARGUMENT;
   }
@@ -265,66 +221,36 @@ oprig_status create(const oprig_backend_context* ctx, const oprig_param* params,
 
 oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t num_inputs, oprig_tensor* outputs,
                      size_t num_outputs) {
-  if (num_inputs < 2 || num_inputs > 3 || num_outputs != 1) return OPRIG_STATUS_INVALID_ARGUMENT;
   auto& k = *from_handle<Conv2DCpuKernel>(handle);
-  const oprig_tensor& in = inputs[0];
-  const oprig_tensor& w = inputs[1];
-  k.has_bias = num_inputs == 3 && inputs[2].dtype != OPRIG_DTYPE_INVALID;
-  const uint32_t dtype = in.dtype;
-  if (dtype != OPRIG_DTYPE_FLOAT_32 && dtype != OPRIG_DTYPE_FLOAT_16) return OPRIG_STATUS_UNSUPPORTED;
-  if (w.dtype != dtype || outputs[0].dtype != dtype || (k.has_bias && inputs[2].dtype != dtype))
-    return OPRIG_STATUS_INVALID_ARGUMENT;
-  if (in.scale != 0 || w.scale != 0 || outputs[0].scale != 0) return OPRIG_STATUS_UNSUPPORTED;
-  if (in.rank != 4 || w.rank != 4) return OPRIG_STATUS_INVALID_ARGUMENT;
-  k.batch = in.dims[0];
-  k.height = in.dims[1];
-  k.width = in.dims[2];
-  k.c_in = in.dims[3];
-  k.kh = w.dims[0];
-  k.kw = w.dims[1];
-  k.group_in = w.dims[2];
-  k.c_out = w.dims[3];
-  if (k.kh < 1 || k.kw < 1 || k.c_in != k.group_in * k.group || k.c_out % k.group != 0)
-    return OPRIG_STATUS_INVALID_ARGUMENT;
-  if (k.has_bias && (inputs[2].rank != 1 || inputs[2].dims[0] != k.c_out)) return OPRIG_STATUS_INVALID_ARGUMENT;
-  k.group_out = k.c_out / k.group;
-  if (!plan_axis(k.padding, k.height, k.kh, k.stride[0], k.dilation[0], k.pads[0], k.pads[1], &k.out_h, &k.pad_top) ||
-      !plan_axis(k.padding, k.width, k.kw, k.stride[1], k.dilation[1], k.pads[2], k.pads[3], &k.out_w, &k.pad_left))
-    return OPRIG_STATUS_INVALID_ARGUMENT;
-  outputs[0].rank = 4;
-  outputs[0].dims[0] = k.batch;
-  outputs[0].dims[1] = k.out_h;
-  outputs[0].dims[2] = k.out_w;
-  outputs[0].dims[3] = k.c_out;
-
-  k.dtype = static_cast<oprig_dtype>(dtype);
+  const oprig_status st = conv2d::plan(k.params, conv2d::Layout::kNHWC, inputs, num_inputs, outputs, num_outputs, &k.g);
+  if (st != OPRIG_STATUS_OK) return st;
+  const conv2d::Geometry& g = k.g;
   k.isa = static_cast<oprig_cpu_isa>(k.ctx->cpu_isa);
   k.mr = with_tile(k.isa, [](auto t) { return decltype(t)::mr; });
   k.nr = with_tile(k.isa, [](auto t) { return decltype(t)::nr; });
-  k.panels = (static_cast<size_t>(k.group_out) + k.nr - 1) / k.nr;
-  const size_t pixels = static_cast<size_t>(k.batch * k.out_h * k.out_w);
+  k.panels = (static_cast<size_t>(g.group_out) + k.nr - 1) / k.nr;
+  const size_t pixels = static_cast<size_t>(g.pixels());
   k.tiles = (pixels + k.mr - 1) / k.mr;
-  const double flops = 2.0 * static_cast<double>(pixels) * static_cast<double>(k.c_out) *
-                       static_cast<double>(k.kh * k.kw * k.group_in);
+  const double flops = 2.0 * static_cast<double>(pixels) * static_cast<double>(g.c_out) * static_cast<double>(g.depth());
   k.slots = std::clamp<size_t>(static_cast<size_t>(flops / kMinFlopsPerThread), 1,
                                std::min<size_t>(std::max<uint32_t>(1, k.ctx->cpu_threads), std::max<size_t>(1, k.tiles)));
-  const size_t taps = static_cast<size_t>(k.kh * k.kw);
-  const size_t group_panels = static_cast<size_t>(k.group) * k.panels;
-  k.packed_w = aligned_floats(group_panels * taps * static_cast<size_t>(k.group_in) * k.nr);
+  const size_t taps = static_cast<size_t>(g.kh * g.kw);
+  const size_t group_panels = static_cast<size_t>(k.params.group) * k.panels;
+  k.packed_w = aligned_floats(group_panels * taps * static_cast<size_t>(g.group_in) * k.nr);
   k.packed_bias = aligned_floats(group_panels * k.nr);
-  k.zeros = aligned_floats(static_cast<size_t>(k.c_in));
+  k.zeros = aligned_floats(static_cast<size_t>(g.c_in));
   if (!k.packed_w || !k.packed_bias || !k.zeros) return OPRIG_STATUS_OUT_OF_MEMORY;
-  std::fill_n(k.zeros.get(), std::max<int64_t>(k.c_in, 1), 0.0f);
+  std::fill_n(k.zeros.get(), std::max<int64_t>(g.c_in, 1), 0.0f);
   k.rows.assign(k.slots * taps * k.mr, nullptr);
   k.wide_in.reset();
   k.wide_w.reset();
   k.wide_bias.reset();
   k.wide_out.reset();
-  if (k.dtype == OPRIG_DTYPE_FLOAT_16) {
-    k.wide_in = aligned_floats(count(in));
-    k.wide_w = aligned_floats(count(w));
-    k.wide_bias = aligned_floats(static_cast<size_t>(k.c_out));
-    k.wide_out = aligned_floats(pixels * static_cast<size_t>(k.c_out));
+  if (g.dtype == OPRIG_DTYPE_FLOAT_16) {
+    k.wide_in = aligned_floats(count(inputs[0]));
+    k.wide_w = aligned_floats(count(inputs[1]));
+    k.wide_bias = aligned_floats(static_cast<size_t>(g.c_out));
+    k.wide_out = aligned_floats(pixels * static_cast<size_t>(g.c_out));
     if (!k.wide_in || !k.wide_w || !k.wide_bias || !k.wide_out) return OPRIG_STATUS_OUT_OF_MEMORY;
   }
   return OPRIG_STATUS_OK;
@@ -334,17 +260,17 @@ oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
                      size_t num_outputs, oprig_execute_info*) {
   if (num_inputs < 2 || num_outputs != 1) return OPRIG_STATUS_INVALID_ARGUMENT;
   auto& k = *from_handle<Conv2DCpuKernel>(handle);
-  const size_t out_count = static_cast<size_t>(k.batch * k.out_h * k.out_w * k.c_out);
+  const size_t out_count = static_cast<size_t>(k.g.batch * k.g.out_h * k.g.out_w * k.g.c_out);
   if (out_count == 0) return OPRIG_STATUS_OK;
   const float* in = static_cast<const float*>(inputs[0].data);
   const float* w = static_cast<const float*>(inputs[1].data);
-  const float* bias = k.has_bias ? static_cast<const float*>(inputs[2].data) : nullptr;
+  const float* bias = k.g.has_bias ? static_cast<const float*>(inputs[2].data) : nullptr;
   float* out = static_cast<float*>(outputs[0].data);
-  if (k.dtype == OPRIG_DTYPE_FLOAT_16) {
+  if (k.g.dtype == OPRIG_DTYPE_FLOAT_16) {
     const bool f16c = k.isa != OPRIG_CPU_ISA_SCALAR;
     widen(inputs[0].data, k.wide_in.get(), count(inputs[0]), f16c);
     widen(inputs[1].data, k.wide_w.get(), count(inputs[1]), f16c);
-    if (k.has_bias) widen(inputs[2].data, k.wide_bias.get(), static_cast<size_t>(k.c_out), f16c);
+    if (k.g.has_bias) widen(inputs[2].data, k.wide_bias.get(), static_cast<size_t>(k.g.c_out), f16c);
     in = k.wide_in.get();
     w = k.wide_w.get();
     bias = k.wide_bias.get();
@@ -353,20 +279,14 @@ oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   pack_weights(k, w, bias);
   Run run{&k, in, out};
   k.ctx->cpu_parallel_for(k.ctx->cpu_pool, k.slots, 1, run_slots, &run);
-  if (k.dtype == OPRIG_DTYPE_FLOAT_16) narrow(k.wide_out.get(), outputs[0].data, out_count, k.isa != OPRIG_CPU_ISA_SCALAR);
+  if (k.g.dtype == OPRIG_DTYPE_FLOAT_16) narrow(k.wide_out.get(), outputs[0].data, out_count, k.isa != OPRIG_CPU_ISA_SCALAR);
   return OPRIG_STATUS_OK;
 }
 
 void destroy(oprig_kernel* handle) { delete from_handle<Conv2DCpuKernel>(handle); }
 
 oprig_status cost(const oprig_kernel* handle, oprig_cost* out) {
-  const auto& k = *from_handle<const Conv2DCpuKernel>(handle);
-  const uint64_t width = k.dtype == OPRIG_DTYPE_FLOAT_16 ? 2 : 4;
-  const uint64_t outputs = static_cast<uint64_t>(k.batch * k.out_h * k.out_w * k.c_out);
-  out->flops = 2 * outputs * static_cast<uint64_t>(k.kh * k.kw * k.group_in);
-  out->bytes_read = width * static_cast<uint64_t>(k.batch * k.height * k.width * k.c_in +
-                                                  k.kh * k.kw * k.group_in * k.c_out + (k.has_bias ? k.c_out : 0));
-  out->bytes_written = width * outputs;
+  *out = conv2d::cost_of(from_handle<const Conv2DCpuKernel>(handle)->g);
   return OPRIG_STATUS_OK;
 }
 

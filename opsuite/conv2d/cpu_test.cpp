@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "conv2d/conv_test_support.hpp"
 #include "core/half.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "cpu/cpu_isa.hpp"
@@ -20,60 +21,15 @@
 namespace oprig::harness {
 namespace {
 
-const oprig_implementation_v1& cpu_impl() {
-  std::string why;
-  const oprig_implementation_v1* impl = opsuite_implementation(OPRIG_BACKEND_CPU, &why);
-  if (impl == nullptr) throw std::runtime_error(why);
-  return *impl;
-}
+using conv2d_test::Case;
+using conv2d_test::Conv;
+using conv2d_test::count;
+using conv2d_test::f32;
+using conv2d_test::oracle;
+using conv2d_test::run_once;
+using conv2d_test::values;
 
-// One convolution's parameters, as the spec names them.
-struct Conv {
-  int64_t stride_h = 1, stride_w = 1, dilation_h = 1, dilation_w = 1;
-  int64_t top = 0, bottom = 0, left = 0, right = 0, group = 1;
-  std::string padding = "EXPLICIT";
-  ParamList params() const {
-    return ParamList()
-        .add_ints("stride", {stride_h, stride_w}, OPRIG_DTYPE_UINT_32)
-        .add_ints("dilation", {dilation_h, dilation_w}, OPRIG_DTYPE_UINT_32)
-        .add_ints("pad_amount", {top, bottom, left, right}, OPRIG_DTYPE_UINT_32)
-        .add_int("group", group, OPRIG_DTYPE_UINT_32)
-        .add_string("padding", padding);
-  }
-};
-
-HostTensor run_once(CpuBackend& backend, const Conv& conv, std::vector<HostTensor> inputs,
-                    std::vector<int64_t>* shape = nullptr) {
-  oprig_tensor out{};
-  out.dtype = inputs[0].dtype;
-  KernelSession s(backend, cpu_impl(), "Conv2D", conv.params(), std::move(inputs), {out});
-  if (!s.ok()) throw std::runtime_error(s.error());
-  if (s.run() != OPRIG_STATUS_OK) throw std::runtime_error("execute failed");
-  if (shape != nullptr) shape->assign(s.outputs()[0].dims, s.outputs()[0].dims + s.outputs()[0].rank);
-  return s.output(0);
-}
-
-HostTensor f32(std::vector<int64_t> shape, std::vector<float> v) {
-  return HostTensor::of(OPRIG_DTYPE_FLOAT_32, std::move(shape), v);
-}
-
-size_t count(const std::vector<int64_t>& shape) {
-  size_t n = 1;
-  for (int64_t d : shape) n *= static_cast<size_t>(d);
-  return n;
-}
-
-// Small integers in [-3, 3] (exact sums), or values in [-1, 1].
-std::vector<float> values(size_t n, uint32_t seed, bool small_ints) {
-  std::vector<float> v(n);
-  uint32_t x = seed * 2654435761u + 11;
-  for (float& e : v) {
-    x = x * 1664525u + 1013904223u;
-    e = small_ints ? static_cast<float>(static_cast<int>((x >> 8) % 7) - 3)
-                   : static_cast<float>((x >> 8) % 20001) / 10000.0f - 1.0f;
-  }
-  return v;
-}
+const oprig_implementation_v1& cpu_impl() { return op_test::implementation(OPRIG_BACKEND_CPU); }
 
 const oprig_cpu_isa kIsas[] = {OPRIG_CPU_ISA_SCALAR, OPRIG_CPU_ISA_AVX2, OPRIG_CPU_ISA_AVX512};
 
@@ -106,40 +62,6 @@ TEST(Conv2DCpu, SameUpperPadsAfterAndSameLowerPadsBefore) {
   CpuBackend backend(1);
   EXPECT_EQ(run_once(backend, upper, {in, w}).as<float>(), (std::vector<float>{21, 32, 43, 4}));
   EXPECT_EQ(run_once(backend, lower, {in, w}).as<float>(), (std::vector<float>{10, 21, 32, 43}));
-}
-
-struct Case {
-  std::vector<int64_t> in, w;  // NHWC, [kh, kw, c_in / group, c_out]
-  Conv conv;
-  bool bias;
-};
-
-// The oracle: int64 sums over the window, explicit padding only.
-std::vector<float> oracle(const Case& c, const std::vector<float>& x, const std::vector<float>& w,
-                          const std::vector<float>& b) {
-  const int64_t n_ = c.in[0], h = c.in[1], wd = c.in[2], ci = c.in[3];
-  const int64_t kh = c.w[0], kw = c.w[1], gi = c.w[2], co = c.w[3], go = co / c.conv.group;
-  const int64_t oh = (h + c.conv.top + c.conv.bottom - ((kh - 1) * c.conv.dilation_h + 1)) / c.conv.stride_h + 1;
-  const int64_t ow = (wd + c.conv.left + c.conv.right - ((kw - 1) * c.conv.dilation_w + 1)) / c.conv.stride_w + 1;
-  std::vector<float> y;
-  for (int64_t n = 0; n < n_; ++n)
-    for (int64_t oy = 0; oy < oh; ++oy)
-      for (int64_t ox = 0; ox < ow; ++ox)
-        for (int64_t o = 0; o < co; ++o) {
-          int64_t sum = c.bias ? static_cast<int64_t>(b[static_cast<size_t>(o)]) : 0;
-          for (int64_t ky = 0; ky < kh; ++ky)
-            for (int64_t kx = 0; kx < kw; ++kx)
-              for (int64_t i = 0; i < gi; ++i) {
-                const int64_t iy = oy * c.conv.stride_h - c.conv.top + ky * c.conv.dilation_h;
-                const int64_t ix = ox * c.conv.stride_w - c.conv.left + kx * c.conv.dilation_w;
-                if (iy < 0 || iy >= h || ix < 0 || ix >= wd) continue;
-                const int64_t channel = (o / go) * gi + i;
-                sum += static_cast<int64_t>(x[static_cast<size_t>(((n * h + iy) * wd + ix) * ci + channel)]) *
-                       static_cast<int64_t>(w[static_cast<size_t>(((ky * kw + kx) * gi + i) * co + o)]);
-              }
-          y.push_back(static_cast<float>(sum));
-        }
-  return y;
 }
 
 // Small integers, every ISA and thread count: exact against the oracle over

@@ -8,6 +8,15 @@
 //        any), threads by omp_set_num_threads(T) before creation and run
 // Counters: FLOP/s (2 * S * S * C * 9 per iteration) and bytes/s (input and
 // output once: depthwise convolution is bound by memory more than arithmetic).
+// On the device backends, the same convolution (NHWC, with bias) at
+// 1x56x56x128 (a MobileNet layer), 1x112x112x32, and 8x112x112x128 (51 MB
+// each way: big enough for a GPU's memory, not its launch, to set the time;
+// seconds per execute on lavapipe), device time per execute (UseManualTime),
+// bytes_per_second from the kernel's cost (input, weights, bias and output
+// once):
+//   BM_DepthwiseConv2DOpenCL/size:S/channels:C/batch:B, BM_DepthwiseConv2DVulkan/... —
+//        read against the same-run probe BM_AddConstant{OpenCL,Vulkan}
+//        (device_probe.cpp: the bandwidth of a copy-like pass on the same API)
 // Run with --benchmark_repetitions=9 --benchmark_enable_random_interleaving=true
 #include <benchmark/benchmark.h>
 #include <omp.h>
@@ -21,6 +30,7 @@
 
 #include "cpu/cpu_backend.hpp"
 #include "cpu/cpu_isa.hpp"
+#include "device_kernel_bench.hpp"
 #include "runner/kernel_session.hpp"
 
 namespace {
@@ -146,6 +156,26 @@ void BM_OneDnnDepthwise(benchmark::State& state) {
   set_counters(state, size, channels);
 }
 
+void device_depthwise(benchmark::State& state, const char* backend) {
+  const int64_t size = state.range(0), channels = state.range(1), batch = state.range(2);
+  auto& kernel = oprig::bench::device_kernel(
+      "depthwise_" + std::to_string(batch) + "x" + std::to_string(size) + "x" + std::to_string(channels), backend,
+      "DepthwiseConv2D", ParamList().add_ints("pad_amount", {1, 1, 1, 1}, OPRIG_DTYPE_UINT_32),
+      [size, channels, batch] {
+        const Data& d = data(size, channels);
+        std::vector<float> images;
+        for (int64_t n = 0; n < batch; ++n) images.insert(images.end(), d.input.begin(), d.input.end());
+        return std::vector<HostTensor>{HostTensor::of(OPRIG_DTYPE_FLOAT_32, {batch, size, size, channels}, images),
+                                       HostTensor::of(OPRIG_DTYPE_FLOAT_32, {kKernel, kKernel, 1, channels}, d.weights),
+                                       HostTensor::of(OPRIG_DTYPE_FLOAT_32, {channels}, d.bias)};
+      },
+      {oprig::bench::output_of(OPRIG_DTYPE_FLOAT_32)});
+  oprig::bench::time_device_kernel(state, kernel, batch * size * size * channels);
+}
+
+void BM_DepthwiseConv2DOpenCL(benchmark::State& state) { device_depthwise(state, "opencl"); }
+void BM_DepthwiseConv2DVulkan(benchmark::State& state) { device_depthwise(state, "vulkan"); }
+
 }  // namespace
 
 BENCHMARK(BM_DepthwiseConv2DCpu)->ArgNames({"size", "channels", "threads", "isa"})
@@ -156,3 +186,7 @@ BENCHMARK(BM_DepthwiseConv2DCpu)->ArgNames({"size", "channels", "threads", "isa"
 BENCHMARK(BM_OneDnnDepthwise)->ArgNames({"size", "channels", "threads"})
     ->Args({112, 32, 1})->Args({112, 32, 2})->Args({28, 256, 1})->Args({28, 256, 2})
     ->UseRealTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_DepthwiseConv2DOpenCL)->ArgNames({"size", "channels", "batch"})
+    ->Args({56, 128, 1})->Args({112, 32, 1})->Args({112, 128, 8})->UseManualTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_DepthwiseConv2DVulkan)->ArgNames({"size", "channels", "batch"})
+    ->Args({56, 128, 1})->Args({112, 32, 1})->Args({112, 128, 8})->UseManualTime()->Unit(benchmark::kMicrosecond);

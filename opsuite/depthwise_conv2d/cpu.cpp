@@ -20,6 +20,7 @@
 
 #include "common/kernel.hpp"
 #include "core/half.hpp"
+#include "depthwise_conv2d/depthwise_geometry.hpp"
 #include "depthwise_conv2d/depthwise_tiles.hpp"
 
 namespace oprig::opsuite {
@@ -40,33 +41,15 @@ AlignedFloats aligned_floats(size_t count) {
 
 struct DepthwiseCpuKernel : KernelBase {
   const oprig_backend_context* ctx = nullptr;
-  int64_t stride[2] = {1, 1}, dilation[2] = {1, 1}, pads[4] = {0, 0, 0, 0};  // pads: top, bottom, left, right
+  depthwise::Params params;
   // From prepare().
-  oprig_dtype dtype = OPRIG_DTYPE_FLOAT_32;
+  depthwise::Geometry g;
   oprig_cpu_isa isa = OPRIG_CPU_ISA_SCALAR;
-  int64_t batch = 0, height = 0, width = 0, channels = 0, kh = 0, kw = 0, c_out = 0;
-  int64_t out_h = 0, out_w = 0;
-  bool has_bias = false;
   size_t slots = 1;
   ChannelBlocks blocks;
   AlignedFloats no_bias;  // c_out zeros
   AlignedFloats wide_in, wide_w, wide_bias, wide_out;  // FLOAT_16: fp32 copies
 };
-
-// ---- parameters and shapes ----------------------------------------------------------
-
-bool read_params(DepthwiseCpuKernel& k, const oprig_param* params, size_t num_params) {
-  auto list = [&](const char* name, int64_t* dst, size_t n) {
-    const auto v = int_list_param(params, num_params, name);
-    if (!v) return true;  // the spec's default
-    if (v->size() != n) return false;
-    std::copy(v->begin(), v->end(), dst);
-    return true;
-  };
-  if (!list("stride", k.stride, 2) || !list("dilation", k.dilation, 2) || !list("pad_amount", k.pads, 4)) return false;
-  return k.stride[0] >= 1 && k.stride[1] >= 1 && k.dilation[0] >= 1 && k.dilation[1] >= 1 &&
-         std::all_of(k.pads, k.pads + 4, [](int64_t p) { return p >= 0; });
-}
 
 template <class F>
 auto with_tile(oprig_cpu_isa isa, F&& f) {
@@ -92,15 +75,15 @@ template <class Tile>
 void run_rows(const Run& r, size_t slot) {
   const DepthwiseCpuKernel& k = *r.k;
   constexpr size_t PX = Tile::kPixels;
-  const size_t total_rows = static_cast<size_t>(k.batch * k.out_h);
+  const size_t total_rows = static_cast<size_t>(k.g.batch * k.g.out_h);
   const size_t first = total_rows * slot / k.slots, last = total_rows * (slot + 1) / k.slots;
   for (size_t row = first; row < last; ++row) {
-    float* out_row = r.out + row * static_cast<size_t>(k.out_w * k.c_out);
-    const int64_t n = static_cast<int64_t>(row / static_cast<size_t>(k.out_h));
-    const int64_t oy = static_cast<int64_t>(row % static_cast<size_t>(k.out_h));
-    for (int64_t ox0 = 0; ox0 < k.out_w; ox0 += static_cast<int64_t>(PX)) {
-      const TileSpot spot{n, oy, ox0, std::min<size_t>(PX, static_cast<size_t>(k.out_w - ox0))};
-      Tile::run(r.shape, k.blocks, spot, out_row + ox0 * k.c_out);
+    float* out_row = r.out + row * static_cast<size_t>(k.g.out_w * k.g.c_out);
+    const int64_t n = static_cast<int64_t>(row / static_cast<size_t>(k.g.out_h));
+    const int64_t oy = static_cast<int64_t>(row % static_cast<size_t>(k.g.out_h));
+    for (int64_t ox0 = 0; ox0 < k.g.out_w; ox0 += static_cast<int64_t>(PX)) {
+      const TileSpot spot{n, oy, ox0, std::min<size_t>(PX, static_cast<size_t>(k.g.out_w - ox0))};
+      Tile::run(r.shape, k.blocks, spot, out_row + ox0 * k.g.c_out);
     }
   }
 }
@@ -163,7 +146,7 @@ oprig_status create(const oprig_backend_context* ctx, const oprig_param* params,
   if (kernel == nullptr) return OPRIG_STATUS_OUT_OF_MEMORY;
   kernel->ops = &oprig_depthwise_conv2d__cpu;
   kernel->ctx = ctx;
-  if (!read_params(*kernel, params, num_params)) {
+  if (!depthwise::read_params(params, num_params, &kernel->params)) {
     delete kernel;
     return OPRIG_STATUS_INVALID_ARGUMENT;
   }
@@ -173,59 +156,29 @@ oprig_status create(const oprig_backend_context* ctx, const oprig_param* params,
 
 oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t num_inputs, oprig_tensor* outputs,
                      size_t num_outputs) {
-  if (num_inputs < 2 || num_inputs > 3 || num_outputs != 1) return OPRIG_STATUS_INVALID_ARGUMENT;
   auto& k = *from_handle<DepthwiseCpuKernel>(handle);
-  const oprig_tensor& in = inputs[0];
-  const oprig_tensor& w = inputs[1];
-  k.has_bias = num_inputs == 3 && inputs[2].dtype != OPRIG_DTYPE_INVALID;
-  const uint32_t dtype = in.dtype;
-  if (dtype != OPRIG_DTYPE_FLOAT_32 && dtype != OPRIG_DTYPE_FLOAT_16) return OPRIG_STATUS_UNSUPPORTED;
-  if (w.dtype != dtype || outputs[0].dtype != dtype || (k.has_bias && inputs[2].dtype != dtype))
-    return OPRIG_STATUS_INVALID_ARGUMENT;
-  if (in.scale != 0 || w.scale != 0 || outputs[0].scale != 0) return OPRIG_STATUS_UNSUPPORTED;
-  if (in.rank != 4 || w.rank != 4) return OPRIG_STATUS_INVALID_ARGUMENT;
-  k.batch = in.dims[0];
-  k.height = in.dims[1];
-  k.width = in.dims[2];
-  k.channels = in.dims[3];
-  k.kh = w.dims[0];
-  k.kw = w.dims[1];
-  k.c_out = w.dims[3];
-  if (k.kh < 1 || k.kw < 1 || w.dims[2] != 1 || k.channels < 1 || k.c_out % k.channels != 0)
-    return OPRIG_STATUS_INVALID_ARGUMENT;
-  if (k.has_bias && (inputs[2].rank != 1 || inputs[2].dims[0] != k.c_out)) return OPRIG_STATUS_INVALID_ARGUMENT;
-  const int64_t span_h = (k.kh - 1) * k.dilation[0] + 1, span_w = (k.kw - 1) * k.dilation[1] + 1;
-  const int64_t padded_h = k.height + k.pads[0] + k.pads[1], padded_w = k.width + k.pads[2] + k.pads[3];
-  if (padded_h < span_h || padded_w < span_w) return OPRIG_STATUS_INVALID_ARGUMENT;
-  k.out_h = (padded_h - span_h) / k.stride[0] + 1;
-  k.out_w = (padded_w - span_w) / k.stride[1] + 1;
-  outputs[0].rank = 4;
-  outputs[0].dims[0] = k.batch;
-  outputs[0].dims[1] = k.out_h;
-  outputs[0].dims[2] = k.out_w;
-  outputs[0].dims[3] = k.c_out;
-
-  k.dtype = static_cast<oprig_dtype>(dtype);
+  const oprig_status st = depthwise::plan(k.params, inputs, num_inputs, outputs, num_outputs, &k.g);
+  if (st != OPRIG_STATUS_OK) return st;
+  const depthwise::Geometry& g = k.g;
   k.isa = static_cast<oprig_cpu_isa>(k.ctx->cpu_isa);
   const size_t lanes = with_tile(k.isa, [](auto t) { return decltype(t)::kLanes; });
-  const size_t multiplier = static_cast<size_t>(k.c_out / k.channels);
-  k.blocks.plan(static_cast<size_t>(k.c_out), static_cast<size_t>(k.channels), multiplier, lanes);
-  const size_t out_count = static_cast<size_t>(k.batch * k.out_h * k.out_w * k.c_out);
-  const double flops = 2.0 * static_cast<double>(out_count) * static_cast<double>(k.kh * k.kw);
-  const size_t total_rows = static_cast<size_t>(k.batch * k.out_h);
+  k.blocks.plan(static_cast<size_t>(g.c_out), static_cast<size_t>(g.channels), static_cast<size_t>(g.multiplier()), lanes);
+  const size_t out_count = static_cast<size_t>(g.output_elements());
+  const double flops = 2.0 * static_cast<double>(out_count) * static_cast<double>(g.kh * g.kw);
+  const size_t total_rows = static_cast<size_t>(g.batch * g.out_h);
   k.slots = std::clamp<size_t>(static_cast<size_t>(flops / kMinFlopsPerThread), 1,
                                std::min<size_t>(std::max<uint32_t>(1, k.ctx->cpu_threads), std::max<size_t>(1, total_rows)));
-  k.no_bias = aligned_floats(static_cast<size_t>(k.c_out));
+  k.no_bias = aligned_floats(static_cast<size_t>(g.c_out));
   if (!k.no_bias) return OPRIG_STATUS_OUT_OF_MEMORY;
-  std::fill_n(k.no_bias.get(), k.c_out, 0.0f);
+  std::fill_n(k.no_bias.get(), g.c_out, 0.0f);
   k.wide_in.reset();
   k.wide_w.reset();
   k.wide_bias.reset();
   k.wide_out.reset();
-  if (k.dtype == OPRIG_DTYPE_FLOAT_16) {
-    k.wide_in = aligned_floats(element_count(in));
-    k.wide_w = aligned_floats(element_count(w));
-    k.wide_bias = aligned_floats(static_cast<size_t>(k.c_out));
+  if (g.dtype == OPRIG_DTYPE_FLOAT_16) {
+    k.wide_in = aligned_floats(element_count(inputs[0]));
+    k.wide_w = aligned_floats(element_count(inputs[1]));
+    k.wide_bias = aligned_floats(static_cast<size_t>(g.c_out));
     k.wide_out = aligned_floats(out_count);
     if (!k.wide_in || !k.wide_w || !k.wide_bias || !k.wide_out) return OPRIG_STATUS_OUT_OF_MEMORY;
   }
@@ -236,18 +189,18 @@ oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
                      size_t num_outputs, oprig_execute_info*) {
   if (num_inputs < 2 || num_outputs != 1) return OPRIG_STATUS_INVALID_ARGUMENT;
   auto& k = *from_handle<DepthwiseCpuKernel>(handle);
-  const size_t out_count = static_cast<size_t>(k.batch * k.out_h * k.out_w * k.c_out);
+  const size_t out_count = static_cast<size_t>(k.g.batch * k.g.out_h * k.g.out_w * k.g.c_out);
   if (out_count == 0) return OPRIG_STATUS_OK;
   const float* in = static_cast<const float*>(inputs[0].data);
   const float* w = static_cast<const float*>(inputs[1].data);
-  const float* bias = k.has_bias ? static_cast<const float*>(inputs[2].data) : k.no_bias.get();
+  const float* bias = k.g.has_bias ? static_cast<const float*>(inputs[2].data) : k.no_bias.get();
   float* out = static_cast<float*>(outputs[0].data);
   const bool f16c = k.isa != OPRIG_CPU_ISA_SCALAR;
-  if (k.dtype == OPRIG_DTYPE_FLOAT_16) {
+  if (k.g.dtype == OPRIG_DTYPE_FLOAT_16) {
     widen(inputs[0].data, k.wide_in.get(), element_count(inputs[0]), f16c);
     widen(inputs[1].data, k.wide_w.get(), element_count(inputs[1]), f16c);
-    if (k.has_bias) {
-      widen(inputs[2].data, k.wide_bias.get(), static_cast<size_t>(k.c_out), f16c);
+    if (k.g.has_bias) {
+      widen(inputs[2].data, k.wide_bias.get(), static_cast<size_t>(k.g.c_out), f16c);
       bias = k.wide_bias.get();
     }
     in = k.wide_in.get();
@@ -258,35 +211,29 @@ oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   shape.in = in;
   shape.weights = w;
   shape.bias = bias;
-  shape.height = k.height;
-  shape.width = k.width;
-  shape.channels = k.channels;
-  shape.c_out = k.c_out;
-  shape.multiplier = k.c_out / k.channels;
-  shape.kh = k.kh;
-  shape.kw = k.kw;
-  shape.stride_h = k.stride[0];
-  shape.stride_w = k.stride[1];
-  shape.dilation_h = k.dilation[0];
-  shape.dilation_w = k.dilation[1];
-  shape.pad_top = k.pads[0];
-  shape.pad_left = k.pads[2];
+  shape.height = k.g.height;
+  shape.width = k.g.width;
+  shape.channels = k.g.channels;
+  shape.c_out = k.g.c_out;
+  shape.multiplier = k.g.c_out / k.g.channels;
+  shape.kh = k.g.kh;
+  shape.kw = k.g.kw;
+  shape.stride_h = k.params.stride[0];
+  shape.stride_w = k.params.stride[1];
+  shape.dilation_h = k.params.dilation[0];
+  shape.dilation_w = k.params.dilation[1];
+  shape.pad_top = k.params.pads[0];
+  shape.pad_left = k.params.pads[2];
   Run run{&k, shape, out};
   k.ctx->cpu_parallel_for(k.ctx->cpu_pool, k.slots, 1, run_slots, &run);
-  if (k.dtype == OPRIG_DTYPE_FLOAT_16) narrow(k.wide_out.get(), outputs[0].data, out_count, f16c);
+  if (k.g.dtype == OPRIG_DTYPE_FLOAT_16) narrow(k.wide_out.get(), outputs[0].data, out_count, f16c);
   return OPRIG_STATUS_OK;
 }
 
 void destroy(oprig_kernel* handle) { delete from_handle<DepthwiseCpuKernel>(handle); }
 
 oprig_status cost(const oprig_kernel* handle, oprig_cost* out) {
-  const auto& k = *from_handle<const DepthwiseCpuKernel>(handle);
-  const uint64_t width = k.dtype == OPRIG_DTYPE_FLOAT_16 ? 2 : 4;
-  const uint64_t outputs = static_cast<uint64_t>(k.batch * k.out_h * k.out_w * k.c_out);
-  out->flops = 2 * outputs * static_cast<uint64_t>(k.kh * k.kw);
-  out->bytes_read = width * static_cast<uint64_t>(k.batch * k.height * k.width * k.channels + k.kh * k.kw * k.c_out +
-                                                  (k.has_bias ? k.c_out : 0));
-  out->bytes_written = width * outputs;
+  *out = depthwise::cost_of(from_handle<const DepthwiseCpuKernel>(handle)->g);
   return OPRIG_STATUS_OK;
 }
 

@@ -15,60 +15,21 @@
 #include "core/half.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "cpu/cpu_isa.hpp"
+#include "depthwise_conv2d/depthwise_test_support.hpp"
 #include "runner/kernel_session.hpp"
 
 namespace oprig::harness {
 namespace {
 
-const oprig_implementation_v1& cpu_impl() {
-  std::string why;
-  const oprig_implementation_v1* impl = opsuite_implementation(OPRIG_BACKEND_CPU, &why);
-  if (impl == nullptr) throw std::runtime_error(why);
-  return *impl;
-}
+using depthwise_test::Case;
+using depthwise_test::count;
+using depthwise_test::f32;
+using depthwise_test::oracle;
+using depthwise_test::run_once;
+using depthwise_test::values;
+using depthwise_test::Window;
 
-struct Window {
-  int64_t stride_h = 1, stride_w = 1, dilation_h = 1, dilation_w = 1;
-  int64_t top = 0, bottom = 0, left = 0, right = 0;
-  ParamList params() const {
-    return ParamList()
-        .add_ints("stride", {stride_h, stride_w}, OPRIG_DTYPE_UINT_32)
-        .add_ints("dilation", {dilation_h, dilation_w}, OPRIG_DTYPE_UINT_32)
-        .add_ints("pad_amount", {top, bottom, left, right}, OPRIG_DTYPE_UINT_32);
-  }
-};
-
-HostTensor run_once(CpuBackend& backend, const Window& window, std::vector<HostTensor> inputs,
-                    std::vector<int64_t>* shape = nullptr) {
-  oprig_tensor out{};
-  out.dtype = inputs[0].dtype;
-  KernelSession s(backend, cpu_impl(), "DepthwiseConv2D", window.params(), std::move(inputs), {out});
-  if (!s.ok()) throw std::runtime_error(s.error());
-  if (s.run() != OPRIG_STATUS_OK) throw std::runtime_error("execute failed");
-  if (shape != nullptr) shape->assign(s.outputs()[0].dims, s.outputs()[0].dims + s.outputs()[0].rank);
-  return s.output(0);
-}
-
-HostTensor f32(std::vector<int64_t> shape, std::vector<float> v) {
-  return HostTensor::of(OPRIG_DTYPE_FLOAT_32, std::move(shape), v);
-}
-
-size_t count(const std::vector<int64_t>& shape) {
-  size_t n = 1;
-  for (int64_t d : shape) n *= static_cast<size_t>(d);
-  return n;
-}
-
-std::vector<float> values(size_t n, uint32_t seed, bool small_ints) {
-  std::vector<float> v(n);
-  uint32_t x = seed * 2654435761u + 13;
-  for (float& e : v) {
-    x = x * 1664525u + 1013904223u;
-    e = small_ints ? static_cast<float>(static_cast<int>((x >> 8) % 7) - 3)
-                   : static_cast<float>((x >> 8) % 20001) / 10000.0f - 1.0f;
-  }
-  return v;
-}
+const oprig_implementation_v1& cpu_impl() { return op_test::implementation(OPRIG_BACKEND_CPU); }
 
 const oprig_cpu_isa kIsas[] = {OPRIG_CPU_ISA_SCALAR, OPRIG_CPU_ISA_AVX2, OPRIG_CPU_ISA_AVX512};
 
@@ -101,37 +62,6 @@ TEST(DepthwiseConv2DCpu, MultiplierRepeatsEachInputChannel) {
               (std::vector<float>{1, 2, 3, -5, -10, -15, 2, 4, 6, -7, -14, -21}))
         << "isa " << isa;
   }
-}
-
-struct Case {
-  std::vector<int64_t> in, w;  // NHWC, [kh, kw, 1, channels * multiplier]
-  Window window;
-  bool bias;
-};
-
-std::vector<float> oracle(const Case& c, const std::vector<float>& x, const std::vector<float>& w,
-                          const std::vector<float>& b) {
-  const int64_t h = c.in[1], wd = c.in[2], ch = c.in[3], kh = c.w[0], kw = c.w[1], co = c.w[3];
-  const Window& s = c.window;
-  const int64_t oh = (h + s.top + s.bottom - ((kh - 1) * s.dilation_h + 1)) / s.stride_h + 1;
-  const int64_t ow = (wd + s.left + s.right - ((kw - 1) * s.dilation_w + 1)) / s.stride_w + 1;
-  std::vector<float> y;
-  for (int64_t n = 0; n < c.in[0]; ++n)
-    for (int64_t oy = 0; oy < oh; ++oy)
-      for (int64_t ox = 0; ox < ow; ++ox)
-        for (int64_t o = 0; o < co; ++o) {
-          int64_t sum = c.bias ? static_cast<int64_t>(b[static_cast<size_t>(o)]) : 0;
-          for (int64_t ky = 0; ky < kh; ++ky)
-            for (int64_t kx = 0; kx < kw; ++kx) {
-              const int64_t iy = oy * s.stride_h - s.top + ky * s.dilation_h;
-              const int64_t ix = ox * s.stride_w - s.left + kx * s.dilation_w;
-              if (iy < 0 || iy >= h || ix < 0 || ix >= wd) continue;
-              sum += static_cast<int64_t>(x[static_cast<size_t>(((n * h + iy) * wd + ix) * ch + o / (co / ch))]) *
-                     static_cast<int64_t>(w[static_cast<size_t>((ky * kw + kx) * co + o)]);
-            }
-          y.push_back(static_cast<float>(sum));
-        }
-  return y;
 }
 
 // Small integers, every ISA and thread count: exact against the oracle over

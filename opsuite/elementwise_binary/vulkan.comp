@@ -1,8 +1,8 @@
 #version 450
 // ElementwiseBinary, vulkan, FLOAT_32 and FLOAT_16 (spec constant kHalf):
-// ADD, SUB, MUL, DIV, MAX, MIN with NumPy broadcasting. (INT_32 is
-// vulkan_int.comp, which needs no Float64; POW on floats is refused: GLSL has
-// no accurate pow.)
+// ADD, SUB, MUL, DIV, MAX, MIN, POW with NumPy broadcasting. (INT_32 is
+// vulkan_int.comp, which needs no Float64.) POW is pow_fp64.glsl: GLSL's
+// pow() has no useful accuracy, so its own log2 and exp2 in double.
 //
 // IEEE results on any driver, denormals included: some drivers (lavapipe
 // among them) flush fp32 denormals and cannot be asked not to, and GLSL's
@@ -32,7 +32,7 @@ layout(std430, set = 0, binding = 1) readonly buffer B { uint b_words[]; };
 layout(std430, set = 0, binding = 2) buffer Y { uint y_words[]; };
 
 layout(push_constant) uniform Params {
-  uint op;       // 0 ADD, 1 SUB, 2 MUL, 3 DIV, 4 MAX, 5 MIN
+  uint op;       // 0 ADD, 1 SUB, 2 MUL, 3 DIV, 4 MAX, 5 MIN, 6 POW
   uint count;    // output elements
   uint merged;   // rank of the merged iteration space (common/broadcast.hpp)
   uint dims[8];
@@ -41,10 +41,9 @@ layout(push_constant) uniform Params {
   uint lo, hi;  // the fused activation's bounds as fp32 bits (-inf, +inf: none)
 } p;
 
-const double kTwoPowMinus149 = 1.401298464324817070923729583289916131280e-45LF;  // exact
-const double kTwoPow149 = 7.1362384635297994052914298472474756e44LF;             // exact
-const uint kAbs = 0x7fffffffu;
-const uint kSign = 0x80000000u;
+#include "fp16_bits.glsl"
+#include "fp32_exact.glsl"
+#include "pow_fp64.glsl"
 
 void offsets(uint i, out uint a, out uint b) {
   a = 0u;
@@ -57,67 +56,11 @@ void offsets(uint i, out uint a, out uint b) {
   }
 }
 
-// FLOAT_16 <-> fp32 in integer arithmetic: exact widening, and rounding to
-// nearest even as the host's float_to_half (core/half.hpp) does, subnormals,
-// overflow to Inf and NaN included. unpackHalf2x16 / packHalf2x16 leave the
-// rounding to the driver and may flush fp16 subnormals.
-uint half_to_float_bits(uint h) {
-  uint sign = (h & 0x8000u) << 16;
-  uint exponent = (h >> 10) & 0x1fu;
-  uint mantissa = h & 0x3ffu;
-  if (exponent == 31u) return sign | 0x7f800000u | (mantissa << 13);
-  if (exponent != 0u) return sign | ((exponent + 112u) << 23) | (mantissa << 13);
-  if (mantissa == 0u) return sign;
-  int top = findMSB(mantissa);  // mantissa * 2^-24 = 1.f * 2^(top - 24)
-  return sign | (uint(top + 103) << 23) | ((mantissa << uint(23 - top)) & 0x7fffffu);
-}
-
-uint float_bits_to_half(uint bits) {
-  uint sign = (bits >> 16) & 0x8000u;
-  uint magnitude = bits & kAbs;
-  if (magnitude > 0x7f800000u) return sign | 0x7e00u | ((magnitude >> 13) & 0x3ffu);  // NaN, quiet
-  if (magnitude >= 0x477ff000u) return sign | 0x7c00u;                                // >= 65520: Inf
-  if (magnitude >= 0x38800000u) {                                                    // normal
-    uint rebased = magnitude - (112u << 23);
-    return sign | ((rebased + 0xfffu + ((rebased >> 13) & 1u)) >> 13);
-  }
-  // Subnormal or zero: magnitude * 2^24 rounded to the nearest even integer.
-  uint exponent = magnitude >> 23;
-  if (exponent < 102u) return sign;  // below 2^-25: rounds to 0
-  uint significand = (magnitude & 0x7fffffu) | 0x800000u;
-  uint shift = 126u - exponent;  // 14 .. 24
-  uint q = significand >> shift, rest = significand & ((1u << shift) - 1u), half_way = 1u << (shift - 1u);
-  if (rest > half_way || (rest == half_way && (q & 1u) != 0u)) ++q;
-  return sign | q;
-}
-
 uint load_bits(bool first, uint i) {
   uint word = first ? a_words[kHalf ? i >> 1 : i] : b_words[kHalf ? i >> 1 : i];
   if (!kHalf) return word;
   return half_to_float_bits((word >> (16u * (i & 1u))) & 0xffffu);
 }
-
-double widen(uint bits) {
-  uint magnitude = bits & kAbs;
-  if (magnitude >= 0x00800000u) return double(uintBitsToFloat(bits));  // normal, Inf or NaN
-  double d = double(magnitude) * kTwoPowMinus149;                        // denormal or zero, exactly
-  return (bits & kSign) != 0u ? -d : d;
-}
-
-uint narrow(double d) {
-  if (isnan(d)) return 0x7fc00000u;
-  double magnitude = abs(d);
-  uint sign = unpackDouble2x32(d).y & kSign;  // from the bits: -0 keeps its sign
-  if (magnitude >= 1.1754943508222875079687365372222456778186655567720875215087517062784172594547271728515625e-38LF)
-    return floatBitsToUint(float(d));  // the fp32 normal range (and overflow to Inf): rounded to nearest even
-  // An fp32 denormal (or 0): the mantissa is the value in units of 2^-149,
-  // rounded to nearest even; 2^23 is the smallest normal, whose bits it also is.
-  return uint(roundEven(magnitude * kTwoPow149)) | sign;
-}
-
-// The ordered integer image of fp32 bits: a < b as floats iff order(a) < order(b) (not NaN).
-int order(uint bits) { return (bits & kSign) != 0u ? int(kSign) - int(bits) : int(bits); }
-bool is_nan(uint bits) { return (bits & kAbs) > 0x7f800000u; }
 
 // The fused activation on the rounded fp32 bits, by their order, against
 // bounds the host gives as bit patterns (lo, hi: -inf and +inf for none).
@@ -130,6 +73,7 @@ uint activate(uint bits) {
 }
 
 uint apply(uint a, uint b) {
+  if (p.op == 6u) return activate(pow_bits(a, b));
   if (p.op >= 4u) {
     if (is_nan(a) || is_nan(b)) return 0x7fc00000u;
     bool a_wins = p.op == 4u ? order(a) > order(b) : order(a) < order(b);

@@ -1,8 +1,9 @@
 // ElementwiseBinary, vulkan: INT_32 through vulkan_int.comp (any device);
 // FLOAT_32 and FLOAT_16 through vulkan.comp, which computes in double to get
-// IEEE results with denormals on drivers that flush them: only on devices
-// with shaderFloat64 (the backend enables it where present); elsewhere, and
-// for POW on floats (GLSL has no accurate pow), prepare() says UNSUPPORTED.
+// IEEE results with denormals on drivers that flush them, POW included (its
+// own log2 and exp2 in double, pow_fp64.glsl): only on devices with
+// shaderFloat64 (the backend enables it where present); elsewhere prepare()
+// says UNSUPPORTED for floats.
 #include <vulkan/vulkan.h>
 
 #include <algorithm>
@@ -105,7 +106,7 @@ oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
     return OPRIG_STATUS_UNSUPPORTED;
   if (inputs[1].dtype != dtype || outputs[0].dtype != dtype) return OPRIG_STATUS_INVALID_ARGUMENT;
   if (inputs[0].scale != 0 || inputs[1].scale != 0 || outputs[0].scale != 0) return OPRIG_STATUS_UNSUPPORTED;
-  if (dtype != OPRIG_DTYPE_INT_32 && (k->float_module < 0 || k->op == kPow)) return OPRIG_STATUS_UNSUPPORTED;
+  if (dtype != OPRIG_DTYPE_INT_32 && k->float_module < 0) return OPRIG_STATUS_UNSUPPORTED;
   if (!plan_broadcast(inputs[0], inputs[1], &k->plan)) return OPRIG_STATUS_INVALID_ARGUMENT;
   // Indices are 32-bit in the shaders, and one binding has a size limit.
   const uint64_t width = dtype == OPRIG_DTYPE_FLOAT_16 ? 2 : 4;

@@ -25,6 +25,7 @@
 #include "core/half.hpp"
 #include "matmul/gemm_blocked.hpp"
 #include "matmul/gemm_microkernels.hpp"
+#include "matmul/product.hpp"
 
 namespace oprig::opsuite {
 
@@ -65,59 +66,27 @@ struct MatMulCpuKernel : KernelBase {
 
 // ---- shapes ---------------------------------------------------------------------
 
-bool plan_shapes(MatMulCpuKernel& k, const oprig_tensor& in0, const oprig_tensor& in1, oprig_tensor& out) {
-  if (in0.rank < 2 || in1.rank < 2 || in0.rank > OPRIG_MAX_RANK || in1.rank > OPRIG_MAX_RANK) return false;
-  const int64_t a_rows = in0.dims[in0.rank - 2], a_cols = in0.dims[in0.rank - 1];
-  const int64_t b_rows = in1.dims[in1.rank - 2], b_cols = in1.dims[in1.rank - 1];
-  const int64_t m = k.transpose_a ? a_cols : a_rows, depth = k.transpose_a ? a_rows : a_cols;
-  const int64_t depth_b = k.transpose_b ? b_cols : b_rows, n = k.transpose_b ? b_rows : b_cols;
-  if (depth != depth_b) return false;
-  k.m = static_cast<size_t>(m);
-  k.n = static_cast<size_t>(n);
-  k.k = static_cast<size_t>(depth);
-
-  // Batch dimensions, right-aligned; a missing one counts as 1.
-  const uint32_t rank = std::max(in0.rank, in1.rank);
-  const uint32_t batch_rank = rank - 2;
-  int64_t a_batch[OPRIG_MAX_RANK], b_batch[OPRIG_MAX_RANK], batch[OPRIG_MAX_RANK];
-  for (uint32_t d = 0; d < batch_rank; ++d) {
-    const int64_t ad = d + in0.rank >= rank ? in0.dims[d + in0.rank - rank] : 1;
-    const int64_t bd = d + in1.rank >= rank ? in1.dims[d + in1.rank - rank] : 1;
-    if (ad != bd && ad != 1 && bd != 1) return false;
-    a_batch[d] = ad;
-    b_batch[d] = bd;
-    batch[d] = ad == 1 ? bd : ad;
-  }
-  out.rank = rank;
-  std::copy(batch, batch + batch_rank, out.dims);
-  out.dims[rank - 2] = m;
-  out.dims[rank - 1] = n;
-
-  k.batches = 1;
-  for (uint32_t d = 0; d < batch_rank; ++d) k.batches *= static_cast<size_t>(batch[d]);
-  const size_t a_matrix = k.m * k.k, b_matrix = k.k * k.n;
-  k.a_count = a_matrix;
-  k.b_count = b_matrix;
-  for (uint32_t d = 0; d < batch_rank; ++d) {
-    k.a_count *= static_cast<size_t>(a_batch[d]);
-    k.b_count *= static_cast<size_t>(b_batch[d]);
-  }
+oprig_status plan_shapes(MatMulCpuKernel& k, const oprig_tensor* inputs, size_t num_inputs, oprig_tensor* outputs,
+                         size_t num_outputs) {
+  matmul::Product p;
+  const oprig_status st = matmul::plan_product(inputs, num_inputs, outputs, num_outputs, k.transpose_a, k.transpose_b, &p);
+  if (st != OPRIG_STATUS_OK) return st;
+  k.dtype = p.dtype;
+  k.m = p.m;
+  k.n = p.n;
+  k.k = p.k;
+  k.batches = p.batches;
+  k.a_count = p.a_elements;
+  k.b_count = p.b_elements;
   k.a_offset.assign(k.batches, 0);
   k.b_offset.assign(k.batches, 0);
-  for (size_t i = 0; i < k.batches; ++i) {  // row-major walk of the broadcast batch index
-    size_t rest = i, a_index = 0, b_index = 0, a_scale = 1, b_scale = 1;
-    for (uint32_t d = batch_rank; d-- > 0;) {
-      const size_t coord = rest % static_cast<size_t>(batch[d]);
-      rest /= static_cast<size_t>(batch[d]);
-      if (a_batch[d] != 1) a_index += coord * a_scale;
-      if (b_batch[d] != 1) b_index += coord * b_scale;
-      a_scale *= static_cast<size_t>(a_batch[d]);
-      b_scale *= static_cast<size_t>(b_batch[d]);
-    }
-    k.a_offset[i] = a_index * a_matrix;
-    k.b_offset[i] = b_index * b_matrix;
+  for (size_t i = 0; i < k.batches; ++i) {
+    uint64_t a_matrix = 0, b_matrix = 0;
+    p.matrices_of(i, &a_matrix, &b_matrix);
+    k.a_offset[i] = a_matrix * k.m * k.k;
+    k.b_offset[i] = b_matrix * k.k * k.n;
   }
-  return true;
+  return OPRIG_STATUS_OK;
 }
 
 // ---- the ISA's tile --------------------------------------------------------------
@@ -280,14 +249,9 @@ oprig_status create(const oprig_backend_context* ctx, const oprig_param* params,
 
 oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t num_inputs, oprig_tensor* outputs,
                      size_t num_outputs) {
-  if (num_inputs != 2 || num_outputs != 1) return OPRIG_STATUS_INVALID_ARGUMENT;
-  const uint32_t dtype = inputs[0].dtype;
-  if (dtype != OPRIG_DTYPE_FLOAT_32 && dtype != OPRIG_DTYPE_FLOAT_16) return OPRIG_STATUS_UNSUPPORTED;
-  if (inputs[1].dtype != dtype || outputs[0].dtype != dtype) return OPRIG_STATUS_INVALID_ARGUMENT;
-  if (inputs[0].scale != 0 || inputs[1].scale != 0 || outputs[0].scale != 0) return OPRIG_STATUS_UNSUPPORTED;
   auto& k = *from_handle<MatMulCpuKernel>(handle);
-  if (!plan_shapes(k, inputs[0], inputs[1], outputs[0])) return OPRIG_STATUS_INVALID_ARGUMENT;
-  k.dtype = static_cast<oprig_dtype>(dtype);
+  const oprig_status planned = plan_shapes(k, inputs, num_inputs, outputs, num_outputs);
+  if (planned != OPRIG_STATUS_OK) return planned;
   k.isa = static_cast<oprig_cpu_isa>(k.ctx->cpu_isa);
   plan_blocks(k);
 

@@ -15,6 +15,7 @@
 #include "core/half.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "cpu/cpu_isa.hpp"
+#include "matmul/test_operands.hpp"
 #include "runner/kernel_session.hpp"
 
 namespace oprig::harness {
@@ -40,23 +41,8 @@ HostTensor run_once(CpuBackend& backend, const ParamList& params, const HostTens
   return s.output(0);
 }
 
-size_t count(const std::vector<int64_t>& shape) {
-  size_t n = 1;
-  for (int64_t d : shape) n *= static_cast<size_t>(d);
-  return n;
-}
-
-// Small integers in [-4, 4] (fp32 products and sums stay exact), or values in [-1, 1].
-std::vector<float> values(size_t n, uint32_t seed, bool small_ints) {
-  std::vector<float> v(n);
-  uint32_t x = seed * 2654435761u + 7;
-  for (float& e : v) {
-    x = x * 1664525u + 1013904223u;
-    e = small_ints ? static_cast<float>(static_cast<int>((x >> 8) % 9) - 4)
-                   : static_cast<float>((x >> 8) % 20001) / 10000.0f - 1.0f;
-  }
-  return v;
-}
+using opsuite::matmul::testing::count;
+using opsuite::matmul::testing::values;
 
 const std::optional<oprig_cpu_isa> kVectorIsas[] = {OPRIG_CPU_ISA_AVX2, OPRIG_CPU_ISA_AVX512};
 

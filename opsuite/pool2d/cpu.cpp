@@ -26,6 +26,7 @@
 
 #include "common/kernel.hpp"
 #include "core/half.hpp"
+#include "pool2d/pooling.hpp"
 
 namespace oprig::opsuite {
 
@@ -33,20 +34,12 @@ extern const KernelOps oprig_pool2d__cpu;
 
 namespace {
 
-enum class Kind { kMax, kAvg };
+using pool2d::Kind;
 enum class Element { kF32, kF16, kCodesU8 };
 
-struct Pool2DCpuKernel : KernelBase {
+// The parameters (create) and the tensors (prepare), as pool2d/pooling.hpp reads them.
+struct Pool2DCpuKernel : KernelBase, pool2d::Pooling, pool2d::Geometry {
   const oprig_backend_context* ctx = nullptr;
-  Kind kind = Kind::kMax;
-  int64_t kernel_h = 1, kernel_w = 1, stride_h = 1, stride_w = 1;
-  int64_t pad_top = 0, pad_left = 0, pad_bottom = 0, pad_right = 0;
-  bool count_include_pad = false;
-  // From prepare.
-  oprig_dtype dtype = OPRIG_DTYPE_FLOAT_32;
-  double in_scale = 0, out_scale = 0;  // UINT_8: real = scale * (code - zero point)
-  int32_t in_zero = 0, out_zero = 0;
-  int64_t batches = 0, height = 0, width = 0, channels = 0, out_height = 0, out_width = 0;
 };
 
 // ---- fp16 <-> fp32 ------------------------------------------------------------
@@ -300,68 +293,21 @@ void run_range(void* arg, size_t begin, size_t end) {
 oprig_status create(const oprig_backend_context* ctx, const oprig_param* params, size_t num_params,
                     oprig_kernel** out_kernel) {
   *out_kernel = nullptr;
-  const std::optional<int> type = enum_param(params, num_params, "type", {"MAX", "AVG"});
-  const std::optional<std::vector<int64_t>> kernel = int_list_param(params, num_params, "kernel");
-  if (!type || *type < 0 || !kernel || kernel->size() != 2) return OPRIG_STATUS_INVALID_ARGUMENT;  // mandatory
-  const std::vector<int64_t> stride = int_list_param(params, num_params, "stride").value_or(std::vector<int64_t>{1, 1});
-  const std::vector<int64_t> pads =
-      int_list_param(params, num_params, "pads").value_or(std::vector<int64_t>{0, 0, 0, 0});
-  if (stride.size() != 2 || pads.size() != 4) return OPRIG_STATUS_INVALID_ARGUMENT;
-  for (int axis = 0; axis < 2; ++axis) {
-    const int64_t k = (*kernel)[axis];
-    if (k < 1 || stride[axis] < 1) return OPRIG_STATUS_INVALID_ARGUMENT;
-    // A window of padding only has no value to give: the spec rules it out.
-    if (pads[axis] < 0 || pads[axis + 2] < 0 || pads[axis] >= k || pads[axis + 2] >= k)
-      return OPRIG_STATUS_INVALID_ARGUMENT;
-  }
+  const std::optional<pool2d::Pooling> pooling = pool2d::read_pooling(params, num_params);
+  if (!pooling) return OPRIG_STATUS_INVALID_ARGUMENT;
   auto* k = new (std::nothrow) Pool2DCpuKernel();
   if (k == nullptr) return OPRIG_STATUS_OUT_OF_MEMORY;
   k->ops = &oprig_pool2d__cpu;
   k->ctx = ctx;
-  k->kind = *type == 0 ? Kind::kMax : Kind::kAvg;
-  k->kernel_h = (*kernel)[0];
-  k->kernel_w = (*kernel)[1];
-  k->stride_h = stride[0];
-  k->stride_w = stride[1];
-  k->pad_top = pads[0];
-  k->pad_left = pads[1];
-  k->pad_bottom = pads[2];
-  k->pad_right = pads[3];
-  k->count_include_pad = scalar_param(params, num_params, "count_include_pad").value_or(0.0) != 0.0;
+  static_cast<pool2d::Pooling&>(*k) = *pooling;
   *out_kernel = to_handle(k);
   return OPRIG_STATUS_OK;
 }
 
 oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t num_inputs, oprig_tensor* outputs,
                      size_t num_outputs) {
-  if (num_inputs != 1 || num_outputs != 1) return OPRIG_STATUS_INVALID_ARGUMENT;
-  const oprig_tensor& in = inputs[0];
-  oprig_tensor& out = outputs[0];
-  const bool codes = in.dtype == OPRIG_DTYPE_UINT_8;
-  if (in.dtype != OPRIG_DTYPE_FLOAT_32 && in.dtype != OPRIG_DTYPE_FLOAT_16 && !codes) return OPRIG_STATUS_UNSUPPORTED;
-  if (out.dtype != in.dtype) return OPRIG_STATUS_INVALID_ARGUMENT;
-  if (codes != (in.scale > 0) || codes != (out.scale > 0)) return OPRIG_STATUS_UNSUPPORTED;  // UINT_8 is quantised
-  if (in.rank != 4) return OPRIG_STATUS_INVALID_ARGUMENT;
   auto* k = from_handle<Pool2DCpuKernel>(handle);
-  const int64_t padded_h = in.dims[1] + k->pad_top + k->pad_bottom, padded_w = in.dims[2] + k->pad_left + k->pad_right;
-  if (k->kernel_h > padded_h || k->kernel_w > padded_w) return OPRIG_STATUS_INVALID_ARGUMENT;
-  k->dtype = static_cast<oprig_dtype>(in.dtype);
-  k->in_scale = in.scale;
-  k->in_zero = in.zero_point;
-  k->out_scale = out.scale;
-  k->out_zero = out.zero_point;
-  k->batches = in.dims[0];
-  k->height = in.dims[1];
-  k->width = in.dims[2];
-  k->channels = in.dims[3];
-  k->out_height = (padded_h - k->kernel_h) / k->stride_h + 1;
-  k->out_width = (padded_w - k->kernel_w) / k->stride_w + 1;
-  out.rank = 4;
-  out.dims[0] = k->batches;
-  out.dims[1] = k->out_height;
-  out.dims[2] = k->out_width;
-  out.dims[3] = k->channels;
-  return OPRIG_STATUS_OK;
+  return pool2d::plan_geometry(*k, inputs, num_inputs, outputs, num_outputs, k);
 }
 
 oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t num_inputs, const oprig_tensor* outputs,
@@ -383,12 +329,7 @@ void destroy(oprig_kernel* handle) { delete from_handle<Pool2DCpuKernel>(handle)
 
 oprig_status cost(const oprig_kernel* handle, oprig_cost* out) {
   const auto* k = from_handle<const Pool2DCpuKernel>(handle);
-  const uint64_t width = k->dtype == OPRIG_DTYPE_FLOAT_32 ? 4 : k->dtype == OPRIG_DTYPE_FLOAT_16 ? 2 : 1;
-  const auto outputs = static_cast<uint64_t>(k->batches * k->out_height * k->out_width * k->channels);
-  out->flops = outputs * static_cast<uint64_t>(k->kernel_h * k->kernel_w);  // one max or add per window cell
-  // Every input element once (overlapping windows re-read from cache).
-  out->bytes_read = static_cast<uint64_t>(k->batches * k->height * k->width * k->channels) * width;
-  out->bytes_written = outputs * width;
+  *out = pool2d::pooling_cost(*k, *k);
   return OPRIG_STATUS_OK;
 }
 

@@ -15,19 +15,23 @@
 #include <string>
 #include <vector>
 
-#include "core/half.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "cpu/cpu_isa.hpp"
+#include "pool2d/test_oracle.hpp"
 #include "runner/kernel_session.hpp"
 
 namespace oprig::harness {
 namespace {
 
-struct Pooling {
-  std::string type;
-  std::vector<int64_t> kernel, stride, pads;
-  bool include_pad = false;
-};
+using pool2d_test::codes;
+using pool2d_test::floats_of;
+using pool2d_test::output_of;
+using pool2d_test::params_of;
+using pool2d_test::pool_in_double;
+using pool2d_test::Pooling;
+using pool2d_test::rounded_to;
+using pool2d_test::small_ints;
+using pool2d_test::tensor_of;
 
 const oprig_implementation_v1& cpu_impl() {
   std::string why;
@@ -36,76 +40,8 @@ const oprig_implementation_v1& cpu_impl() {
   return *impl;
 }
 
-ParamList params_of(const Pooling& p) {
-  ParamList list;
-  list.add_string("type", p.type).add_ints("kernel", p.kernel);
-  if (!p.stride.empty()) list.add_ints("stride", p.stride);
-  if (!p.pads.empty()) list.add_ints("pads", p.pads);
-  list.add_bool("count_include_pad", p.include_pad);
-  return list;
-}
-
 HostTensor run_pool(CpuBackend& backend, const HostTensor& in, const Pooling& p) {
-  oprig_tensor out{};
-  out.dtype = in.dtype;
-  KernelSession s(backend, cpu_impl(), "Pool2D", params_of(p), {in}, {out});
-  if (!s.ok()) throw std::runtime_error(s.error());
-  if (s.run() != OPRIG_STATUS_OK) throw std::runtime_error("execute failed");
-  return s.output(0);
-}
-
-// Integers in [-8, 8]: exact in fp16 and fp32, and so are their window sums.
-std::vector<float> small_ints(size_t n, uint32_t seed) {
-  std::vector<float> v(n);
-  uint32_t x = seed * 2654435761u + 7;
-  for (float& e : v) {
-    x = x * 1664525u + 1013904223u;
-    e = static_cast<float>(static_cast<int>((x >> 16) % 17) - 8);
-  }
-  return v;
-}
-
-// The oracle: the definition of Pool2D, in double.
-std::vector<double> pool_in_double(const std::vector<float>& x, const std::vector<int64_t>& shape, const Pooling& p) {
-  const int64_t n_ = shape[0], h_ = shape[1], w_ = shape[2], c_ = shape[3];
-  const int64_t sh = p.stride.empty() ? 1 : p.stride[0], sw = p.stride.empty() ? 1 : p.stride[1];
-  const std::vector<int64_t> pads = p.pads.empty() ? std::vector<int64_t>{0, 0, 0, 0} : p.pads;
-  const int64_t oh_ = (h_ + pads[0] + pads[2] - p.kernel[0]) / sh + 1;
-  const int64_t ow_ = (w_ + pads[1] + pads[3] - p.kernel[1]) / sw + 1;
-  std::vector<double> out;
-  for (int64_t n = 0; n < n_; ++n)
-    for (int64_t oh = 0; oh < oh_; ++oh)
-      for (int64_t ow = 0; ow < ow_; ++ow)
-        for (int64_t c = 0; c < c_; ++c) {
-          double best = -std::numeric_limits<double>::infinity(), sum = 0;
-          int64_t cells = 0;
-          for (int64_t i = 0; i < p.kernel[0]; ++i)
-            for (int64_t j = 0; j < p.kernel[1]; ++j) {
-              const int64_t h = oh * sh - pads[0] + i, w = ow * sw - pads[1] + j;
-              if (h < 0 || h >= h_ || w < 0 || w >= w_) continue;
-              const double v = x[static_cast<size_t>(((n * h_ + h) * w_ + w) * c_ + c)];
-              best = std::max(best, v);
-              sum += v;
-              ++cells;
-            }
-          const double divisor = static_cast<double>(p.include_pad ? p.kernel[0] * p.kernel[1] : cells);
-          out.push_back(p.type == "MAX" ? best : sum / divisor);
-        }
-  return out;
-}
-
-HostTensor tensor_of(oprig_dtype dtype, const std::vector<int64_t>& shape, const std::vector<float>& values) {
-  if (dtype == OPRIG_DTYPE_FLOAT_32) return HostTensor::of(dtype, shape, values);
-  std::vector<uint16_t> h(values.size());
-  for (size_t i = 0; i < values.size(); ++i) h[i] = float_to_half(values[i]);
-  return HostTensor::of(dtype, shape, h);
-}
-
-std::vector<float> floats_of(const HostTensor& t) {
-  if (t.dtype == OPRIG_DTYPE_FLOAT_32) return t.as<float>();
-  std::vector<float> f;
-  for (uint16_t h : t.as<uint16_t>()) f.push_back(half_to_float(h));
-  return f;
+  return pool2d_test::run_pool(backend, cpu_impl(), in, p, output_of(static_cast<oprig_dtype>(in.dtype)));
 }
 
 TEST(Pool2DCpu, EveryPathMatchesTheDefinitionExactlyOnSmallIntegers) {
@@ -140,12 +76,8 @@ TEST(Pool2DCpu, EveryPathMatchesTheDefinitionExactlyOnSmallIntegers) {
           const std::vector<float> got = floats_of(run_pool(backend, in, c.pooling));
           ASSERT_EQ(got.size(), want.size());
           size_t wrong = 0;
-          for (size_t i = 0; i < got.size(); ++i) {
-            // One rounding of the exact value: to fp32, and for fp16 on to fp16.
-            const float exact32 = static_cast<float>(want[i]);
-            const float expected = dtype == OPRIG_DTYPE_FLOAT_32 ? exact32 : half_to_float(float_to_half(exact32));
-            wrong += got[i] != expected;
-          }
+          // One rounding of the exact value: to fp32, and for fp16 on to fp16.
+          for (size_t i = 0; i < got.size(); ++i) wrong += got[i] != rounded_to(dtype, want[i]);
           EXPECT_EQ(wrong, 0u) << c.pooling.type << " dtype " << dtype << " isa " << isa << " threads " << threads
                                << " channels " << c.shape[3];
         }
@@ -187,22 +119,8 @@ TEST(Pool2DCpu, MaxTakesNaNAndNeverThePadding) {
   }
 }
 
-HostTensor codes(std::vector<int64_t> shape, const std::vector<uint8_t>& values, float scale, int32_t zero) {
-  HostTensor t = HostTensor::of(OPRIG_DTYPE_UINT_8, std::move(shape), values);
-  t.scale = scale;
-  t.zero_point = zero;
-  return t;
-}
-
 std::vector<uint8_t> run_codes(CpuBackend& backend, const HostTensor& in, const Pooling& p, float scale, int32_t zero) {
-  oprig_tensor out{};
-  out.dtype = OPRIG_DTYPE_UINT_8;
-  out.scale = scale;
-  out.zero_point = zero;
-  KernelSession s(backend, cpu_impl(), "Pool2D", params_of(p), {in}, {out});
-  if (!s.ok()) throw std::runtime_error(s.error());
-  if (s.run() != OPRIG_STATUS_OK) throw std::runtime_error("execute failed");
-  return s.output(0).as<uint8_t>();
+  return pool2d_test::run_pool(backend, cpu_impl(), in, p, output_of(OPRIG_DTYPE_UINT_8, scale, zero)).as<uint8_t>();
 }
 
 TEST(Pool2DCpu, QuantisedCodesPoolExactlyAndRoundHalvesAwayFromZero) {

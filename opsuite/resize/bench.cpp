@@ -3,20 +3,27 @@
 // and nearest use half-pixel coordinates), in the same run:
 //   BM_ResizeCpu/shape:S/threads:N    — the kernel, HALF_PIXEL
 //   BM_ResizeOneDnn/shape:S/threads:N — oneDNN (OpenMP, capped with omp_set_num_threads)
+// and the device kernels, device time per execute (device_kernel_bench.hpp),
+// read against the same-run probe BM_AddConstant{OpenCL,Vulkan} (y = x + c,
+// the same bytes per second for a kernel that only moves memory):
+//   BM_ResizeOpenCL/shape:S, BM_ResizeVulkan/shape:S
 // Shapes (fp32):
 //   0: BILINEAR 2x up, 8x64x64x32 -> 8x128x128x32 (16 MiB out)
 //   1: NEAREST 2x up, the same sizes
 //   2: BILINEAR down, 8x128x128x32 -> 8x45x45x32
+//   3: BILINEAR 2x up of one image, 1x56x56x64 (NCHW's 1x64x56x56) -> 1x112x112x64
 // Throughput counts input bytes read plus output bytes written.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include <oneapi/dnnl/dnnl.hpp>
 
+#include "bench/micro/device_kernel_bench.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "runner/kernel_session.hpp"
 
@@ -37,10 +44,12 @@ struct Shape {
 
 const Shape kShapes[] = {{"BILINEAR", 8, 64, 64, 32, 128, 128},
                          {"NEAREST", 8, 64, 64, 32, 128, 128},
-                         {"BILINEAR", 8, 128, 128, 32, 45, 45}};
+                         {"BILINEAR", 8, 128, 128, 32, 45, 45},
+                         {"BILINEAR", 1, 56, 56, 64, 112, 112}};
+constexpr size_t kShapeCount = std::size(kShapes);
 
 const std::vector<float>& input(size_t shape) {
-  static std::vector<float> inputs[3];
+  static std::vector<float> inputs[kShapeCount];
   std::vector<float>& x = inputs[shape];
   if (x.empty()) {
     x.resize(static_cast<size_t>(kShapes[shape].in_elements()));
@@ -60,23 +69,29 @@ struct Session {
   std::string error;
 };
 
-std::unique_ptr<Session> make(size_t shape, unsigned threads) {
+ParamList params_of(const Shape& s) {
+  ParamList params;
+  params.add_int("output_height", s.out_h)
+      .add_int("output_width", s.out_w)
+      .add_string("mode", s.mode)
+      .add_string("coordinate_transformation", "HALF_PIXEL");
+  return params;
+}
+
+std::vector<HostTensor> inputs_of(size_t shape) {
   const Shape& s = kShapes[shape];
+  return {HostTensor::of(OPRIG_DTYPE_FLOAT_32, {s.n, s.h, s.w, s.c}, input(shape))};
+}
+
+std::unique_ptr<Session> make(size_t shape, unsigned threads) {
   auto session = std::make_unique<Session>();
   session->backend = std::make_unique<oprig::CpuBackend>(threads);
   const oprig_implementation_v1* impl = oprig::harness::opsuite_implementation(OPRIG_BACKEND_CPU, &session->error);
   if (impl == nullptr) return session;
   oprig_tensor out{};
   out.dtype = OPRIG_DTYPE_FLOAT_32;
-  ParamList params;
-  params.add_int("output_height", s.out_h)
-      .add_int("output_width", s.out_w)
-      .add_string("mode", s.mode)
-      .add_string("coordinate_transformation", "HALF_PIXEL");
-  session->kernel = std::make_unique<KernelSession>(
-      *session->backend, *impl, "Resize", params,
-      std::vector<HostTensor>{HostTensor::of(OPRIG_DTYPE_FLOAT_32, {s.n, s.h, s.w, s.c}, input(shape))},
-      std::vector<oprig_tensor>{out});
+  session->kernel = std::make_unique<KernelSession>(*session->backend, *impl, "Resize", params_of(kShapes[shape]),
+                                                    inputs_of(shape), std::vector<oprig_tensor>{out});
   if (!session->kernel->ok()) session->error = session->kernel->error();
   return session;
 }
@@ -84,7 +99,7 @@ std::unique_ptr<Session> make(size_t shape, unsigned threads) {
 void BM_ResizeCpu(benchmark::State& state) {
   const auto shape = static_cast<size_t>(state.range(0));
   const auto threads = static_cast<unsigned>(state.range(1));
-  static std::unique_ptr<Session> sessions[3][3];
+  static std::unique_ptr<Session> sessions[kShapeCount][3];
   auto& s = sessions[shape][threads];
   if (!s) s = make(shape, threads);
   if (!s->error.empty()) {
@@ -129,7 +144,7 @@ struct OneDnnResize {
 void BM_ResizeOneDnn(benchmark::State& state) {
   const auto shape = static_cast<size_t>(state.range(0));
   omp_set_num_threads(static_cast<int>(state.range(1)));
-  static std::unique_ptr<OneDnnResize> resizes[3];
+  static std::unique_ptr<OneDnnResize> resizes[kShapeCount];
   if (!resizes[shape]) resizes[shape] = std::make_unique<OneDnnResize>(shape);
   for (auto _ : state) resizes[shape]->run();
   count(state, kShapes[shape]);
@@ -137,11 +152,24 @@ void BM_ResizeOneDnn(benchmark::State& state) {
 
 void shapes_and_threads(benchmark::internal::Benchmark* b) {
   b->ArgNames({"shape", "threads"});
-  for (int64_t shape = 0; shape < 3; ++shape)
+  for (int64_t shape = 0; shape < static_cast<int64_t>(kShapeCount); ++shape)
     for (int64_t threads : {1, 2}) b->Args({shape, threads});
 }
+
+void device_resize(benchmark::State& state, const char* backend) {
+  const auto shape = static_cast<size_t>(state.range(0));
+  auto& kernel = oprig::bench::device_kernel("resize/" + std::to_string(shape), backend, "Resize",
+                                             params_of(kShapes[shape]), [shape] { return inputs_of(shape); },
+                                             {oprig::bench::output_of(OPRIG_DTYPE_FLOAT_32)});
+  oprig::bench::time_device_kernel(state, kernel, kShapes[shape].out_elements());
+}
+
+void BM_ResizeOpenCL(benchmark::State& state) { device_resize(state, "opencl"); }
+void BM_ResizeVulkan(benchmark::State& state) { device_resize(state, "vulkan"); }
 
 }  // namespace
 
 BENCHMARK(BM_ResizeCpu)->Apply(shapes_and_threads)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ResizeOneDnn)->Apply(shapes_and_threads)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ResizeOpenCL)->ArgName("shape")->DenseRange(0, 3)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ResizeVulkan)->ArgName("shape")->DenseRange(0, 3)->UseManualTime()->Unit(benchmark::kMillisecond);

@@ -2,8 +2,9 @@
 // FLOAT_32 and FLOAT_16 (BILINEAR widens fp16 to fp32 a channel block at a
 // time, computes, and rounds back once). Everything that depends only on an
 // output row or column is worked out once in prepare, in double, exactly as
-// the spec writes it: the input rows and columns each output index reads and
-// BILINEAR's weights, rounded once to fp32. Execute then walks output rows;
+// the spec writes it (resize/resampling.hpp, shared with the device kernels):
+// the input rows and columns each output index reads and BILINEAR's weights,
+// rounded once to fp32. Execute then walks output rows;
 // NHWC keeps a pixel's channels side by side, so each output pixel is one
 // copy of a channel vector (NEAREST) or, for BILINEAR, a blend across two
 // columns of a row that was first blended down from two input rows (the
@@ -24,6 +25,7 @@
 
 #include "common/kernel.hpp"
 #include "core/half.hpp"
+#include "resize/resampling.hpp"
 
 namespace oprig::opsuite {
 
@@ -31,74 +33,22 @@ extern const KernelOps oprig_resize__cpu;
 
 namespace {
 
-enum class Mode { kNearest, kBilinear };
-enum class Transformation { kAlignCorners, kHalfPixel, kAsymmetric };
-enum class Rounding { kRoundPreferFloor, kRoundPreferCeil, kFloor, kCeil };
-
-// Per output index along one axis: the input index or indices it reads and,
-// for BILINEAR, the weights of the second one and of the first.
-struct AxisTable {
-  std::vector<size_t> first, second;
-  std::vector<float> weight, rest;  // rest = 1 - weight, rounded on its own
-};
+using resize::AxisTable;
+using resize::Mode;
 
 // Input columns [begin, end) that BILINEAR reads (downsampling skips some).
 struct ColumnRun {
   size_t begin, end;
 };
 
-struct ResizeCpuKernel : KernelBase {
+// The parameters (create), the tensors and tables (prepare), as
+// resize/resampling.hpp works them out, and the column runs.
+struct ResizeCpuKernel : KernelBase, resize::Resampling, resize::Plan {
   const oprig_backend_context* ctx = nullptr;
-  Mode mode = Mode::kNearest;
-  Transformation transformation = Transformation::kHalfPixel;
-  Rounding rounding = Rounding::kRoundPreferFloor;
-  int64_t out_height = 0, out_width = 0;
-  // From prepare.
-  oprig_dtype dtype = OPRIG_DTYPE_FLOAT_32;
-  int64_t batches = 0, height = 0, width = 0, channels = 0;
-  AxisTable rows, columns;
   std::vector<ColumnRun> runs;
 };
 
 // ---- the tables (prepare) -----------------------------------------------------
-
-// Left to right in double: exact wherever the exact coordinate is an integer
-// or half an integer, so NEAREST breaks ties as exact arithmetic would.
-double input_coordinate(Transformation t, int64_t x, int64_t in, int64_t out) {
-  const auto xd = static_cast<double>(x), ind = static_cast<double>(in), outd = static_cast<double>(out);
-  switch (t) {
-    case Transformation::kAlignCorners: return out == 1 ? 0.0 : xd * (ind - 1) / (outd - 1);
-    case Transformation::kHalfPixel: return (xd + 0.5) * ind / outd - 0.5;
-    case Transformation::kAsymmetric: return xd * ind / outd;
-  }
-  return 0.0;
-}
-
-AxisTable axis_table(const ResizeCpuKernel& k, int64_t in, int64_t out) {
-  AxisTable t;
-  for (int64_t x = 0; x < out; ++x) {
-    const double c = input_coordinate(k.transformation, x, in, out);
-    if (k.mode == Mode::kNearest) {
-      double index = 0;
-      switch (k.rounding) {
-        case Rounding::kRoundPreferFloor: index = std::ceil(c - 0.5); break;
-        case Rounding::kRoundPreferCeil: index = std::floor(c + 0.5); break;
-        case Rounding::kFloor: index = std::floor(c); break;
-        case Rounding::kCeil: index = std::ceil(c); break;
-      }
-      t.first.push_back(static_cast<size_t>(std::clamp(static_cast<int64_t>(index), int64_t{0}, in - 1)));
-    } else {
-      const double clamped = std::clamp(c, 0.0, static_cast<double>(in - 1));
-      const auto first = static_cast<int64_t>(std::floor(clamped));
-      const double w = clamped - static_cast<double>(first);
-      t.first.push_back(static_cast<size_t>(first));
-      t.second.push_back(static_cast<size_t>(std::min(first + 1, in - 1)));
-      t.weight.push_back(static_cast<float>(w));
-      t.rest.push_back(static_cast<float>(1.0 - w));
-    }
-  }
-  return t;
-}
 
 // The runs of input columns that any output column reads, in order.
 std::vector<ColumnRun> column_runs(const AxisTable& columns, int64_t width) {
@@ -333,53 +283,23 @@ void run_range(void* arg, size_t begin, size_t end) {
 oprig_status create(const oprig_backend_context* ctx, const oprig_param* params, size_t num_params,
                     oprig_kernel** out_kernel) {
   *out_kernel = nullptr;
-  const std::optional<double> out_height = scalar_param(params, num_params, "output_height");
-  const std::optional<double> out_width = scalar_param(params, num_params, "output_width");
-  if (!out_height || !out_width || *out_height < 1 || *out_width < 1) return OPRIG_STATUS_INVALID_ARGUMENT;
-  // Absent enumerations take the spec's defaults: NEAREST, HALF_PIXEL, ROUND_PREFER_FLOOR.
-  const int mode = enum_param(params, num_params, "mode", {"NEAREST", "BILINEAR"}).value_or(0);
-  const int transformation = enum_param(params, num_params, "coordinate_transformation",
-                                        {"ALIGN_CORNERS", "HALF_PIXEL", "ASYMMETRIC"})
-                                 .value_or(1);
-  const int rounding = enum_param(params, num_params, "nearest_mode",
-                                  {"ROUND_PREFER_FLOOR", "ROUND_PREFER_CEIL", "FLOOR", "CEIL"})
-                           .value_or(0);
-  if (mode < 0 || transformation < 0 || rounding < 0) return OPRIG_STATUS_INVALID_ARGUMENT;
+  const std::optional<resize::Resampling> resampling = resize::read_resampling(params, num_params);
+  if (!resampling) return OPRIG_STATUS_INVALID_ARGUMENT;
   auto* k = new (std::nothrow) ResizeCpuKernel();
   if (k == nullptr) return OPRIG_STATUS_OUT_OF_MEMORY;
   k->ops = &oprig_resize__cpu;
   k->ctx = ctx;
-  k->mode = static_cast<Mode>(mode);
-  k->transformation = static_cast<Transformation>(transformation);
-  k->rounding = static_cast<Rounding>(rounding);
-  k->out_height = static_cast<int64_t>(*out_height);
-  k->out_width = static_cast<int64_t>(*out_width);
+  static_cast<resize::Resampling&>(*k) = *resampling;
   *out_kernel = to_handle(k);
   return OPRIG_STATUS_OK;
 }
 
 oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t num_inputs, oprig_tensor* outputs,
                      size_t num_outputs) {
-  if (num_inputs != 1 || num_outputs != 1) return OPRIG_STATUS_INVALID_ARGUMENT;
-  const oprig_tensor& in = inputs[0];
-  oprig_tensor& out = outputs[0];
-  if (in.dtype != OPRIG_DTYPE_FLOAT_32 && in.dtype != OPRIG_DTYPE_FLOAT_16) return OPRIG_STATUS_UNSUPPORTED;
-  if (out.dtype != in.dtype) return OPRIG_STATUS_INVALID_ARGUMENT;
-  if (in.rank != 4 || in.dims[1] < 1 || in.dims[2] < 1) return OPRIG_STATUS_INVALID_ARGUMENT;
   auto* k = from_handle<ResizeCpuKernel>(handle);
-  k->dtype = static_cast<oprig_dtype>(in.dtype);
-  k->batches = in.dims[0];
-  k->height = in.dims[1];
-  k->width = in.dims[2];
-  k->channels = in.dims[3];
-  k->rows = axis_table(*k, k->height, k->out_height);
-  k->columns = axis_table(*k, k->width, k->out_width);
+  const oprig_status st = resize::plan_resize(*k, inputs, num_inputs, outputs, num_outputs, k);
+  if (st != OPRIG_STATUS_OK) return st;
   k->runs = k->mode == Mode::kBilinear ? column_runs(k->columns, k->width) : std::vector<ColumnRun>{};
-  out.rank = 4;
-  out.dims[0] = k->batches;
-  out.dims[1] = k->out_height;
-  out.dims[2] = k->out_width;
-  out.dims[3] = k->channels;
   return OPRIG_STATUS_OK;
 }
 
@@ -412,15 +332,7 @@ void destroy(oprig_kernel* handle) { delete from_handle<ResizeCpuKernel>(handle)
 
 oprig_status cost(const oprig_kernel* handle, oprig_cost* out) {
   const auto* k = from_handle<const ResizeCpuKernel>(handle);
-  const uint64_t width = k->dtype == OPRIG_DTYPE_FLOAT_16 ? 2 : 4;
-  const auto outputs = static_cast<uint64_t>(k->batches * k->out_height * k->out_width * k->channels);
-  const auto inputs = static_cast<uint64_t>(k->batches * k->height * k->width * k->channels);
-  const bool bilinear = k->mode == Mode::kBilinear;
-  out->flops = bilinear ? 9 * outputs : 0;  // six products and three sums per value
-  // Each output value reads its neighbours (from cache after the first time);
-  // count the smaller of what is read and the whole input.
-  out->bytes_read = std::min(inputs, (bilinear ? 4 : 1) * outputs) * width;
-  out->bytes_written = outputs * width;
+  *out = resize::resize_cost(*k, *k);
   return OPRIG_STATUS_OK;
 }
 

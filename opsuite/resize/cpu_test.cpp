@@ -17,13 +17,19 @@
 #include "core/half.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "cpu/cpu_isa.hpp"
+#include "resize/test_oracle.hpp"
 #include "runner/kernel_session.hpp"
 
 namespace oprig::harness {
 namespace {
 
-const char* const kTransformations[] = {"ALIGN_CORNERS", "HALF_PIXEL", "ASYMMETRIC"};
-const char* const kRoundings[] = {"ROUND_PREFER_FLOOR", "ROUND_PREFER_CEIL", "FLOOR", "CEIL"};
+using resize_test::bilinear_in_double;
+using resize_test::kRoundings;
+using resize_test::kTransformations;
+using resize_test::nearest_sources;
+using resize_test::Resizing;
+using resize_test::values;
+
 const oprig_cpu_isa kIsas[] = {OPRIG_CPU_ISA_SCALAR, OPRIG_CPU_ISA_AVX2, OPRIG_CPU_ISA_AVX512};
 
 const oprig_implementation_v1& cpu_impl() {
@@ -33,55 +39,8 @@ const oprig_implementation_v1& cpu_impl() {
   return *impl;
 }
 
-struct Resizing {
-  int64_t out_height, out_width;
-  std::string mode, transformation, rounding = "ROUND_PREFER_FLOOR";
-};
-
 HostTensor run_resize(CpuBackend& backend, const HostTensor& in, const Resizing& r) {
-  oprig_tensor out{};
-  out.dtype = in.dtype;
-  const ParamList params = ParamList()
-                               .add_int("output_height", r.out_height)
-                               .add_int("output_width", r.out_width)
-                               .add_string("mode", r.mode)
-                               .add_string("coordinate_transformation", r.transformation)
-                               .add_string("nearest_mode", r.rounding);
-  KernelSession s(backend, cpu_impl(), "Resize", params, {in}, {out});
-  if (!s.ok()) throw std::runtime_error(s.error());
-  if (s.run() != OPRIG_STATUS_OK) throw std::runtime_error("execute failed");
-  return s.output(0);
-}
-
-std::vector<float> values(size_t n, uint32_t seed) {
-  std::vector<float> v(n);
-  uint32_t x = seed * 2654435761u + 11;
-  for (float& e : v) {
-    x = x * 1664525u + 1013904223u;
-    e = static_cast<float>(x >> 8) * 0x1p-24f * 8.0f - 4.0f;  // [-4, 4)
-  }
-  return v;
-}
-
-// The input coordinate of output index x as an exact fraction p / q (q > 0).
-struct Fraction {
-  int64_t p, q;
-};
-Fraction coordinate(const std::string& t, int64_t x, int64_t in, int64_t out) {
-  if (t == "ALIGN_CORNERS") return out == 1 ? Fraction{0, 1} : Fraction{x * (in - 1), out - 1};
-  if (t == "HALF_PIXEL") return {(2 * x + 1) * in - out, 2 * out};
-  return {x * in, out};
-}
-int64_t floor_div(int64_t p, int64_t q) { return p >= 0 ? p / q : -((-p + q - 1) / q); }
-int64_t ceil_div(int64_t p, int64_t q) { return -floor_div(-p, q); }
-
-int64_t exact_nearest(const std::string& rounding, Fraction f, int64_t in) {
-  int64_t i;
-  if (rounding == "ROUND_PREFER_FLOOR") i = ceil_div(2 * f.p - f.q, 2 * f.q);  // ceil(x - 1/2)
-  else if (rounding == "ROUND_PREFER_CEIL") i = floor_div(2 * f.p + f.q, 2 * f.q);  // floor(x + 1/2)
-  else if (rounding == "FLOOR") i = floor_div(f.p, f.q);
-  else i = ceil_div(f.p, f.q);
-  return std::min(std::max<int64_t>(i, 0), in - 1);
+  return resize_test::run_resize(backend, cpu_impl(), in, r);
 }
 
 TEST(ResizeCpu, NearestPicksWhatExactArithmeticPicksOnEveryPath) {
@@ -99,14 +58,7 @@ TEST(ResizeCpu, NearestPicksWhatExactArithmeticPicksOnEveryPath) {
     for (const char* t : kTransformations) {
       for (const char* rounding : kRoundings) {
         std::vector<float> want;
-        for (int64_t n = 0; n < s.n; ++n)
-          for (int64_t y = 0; y < s.out_h; ++y)
-            for (int64_t xo = 0; xo < s.out_w; ++xo) {
-              const int64_t iy = exact_nearest(rounding, coordinate(t, y, s.h, s.out_h), s.h);
-              const int64_t ix = exact_nearest(rounding, coordinate(t, xo, s.w, s.out_w), s.w);
-              for (int64_t c = 0; c < s.c; ++c)
-                want.push_back(x[static_cast<size_t>(((n * s.h + iy) * s.w + ix) * s.c + c)]);
-            }
+        for (size_t from : nearest_sources(dims, {s.out_h, s.out_w, "NEAREST", t, rounding})) want.push_back(x[from]);
         for (oprig_cpu_isa isa : kIsas) {
           if (isa > host_cpu_isa()) continue;  // the host lacks it
           for (unsigned threads : {1u, 2u}) {
@@ -119,34 +71,6 @@ TEST(ResizeCpu, NearestPicksWhatExactArithmeticPicksOnEveryPath) {
       }
     }
   }
-}
-
-// The spec's blend in double, neighbours and weights from double coordinates.
-std::vector<double> bilinear_in_double(const std::vector<float>& x, const std::vector<int64_t>& d, int64_t out_h,
-                                       int64_t out_w, const std::string& t) {
-  auto axis = [&](int64_t o, int64_t in, int64_t out, int64_t* first, int64_t* second) {
-    const Fraction f = coordinate(t, o, in, out);
-    const double c = std::min(std::max(static_cast<double>(f.p) / static_cast<double>(f.q), 0.0),
-                              static_cast<double>(in - 1));
-    *first = static_cast<int64_t>(std::floor(c));
-    *second = std::min(*first + 1, in - 1);
-    return c - static_cast<double>(*first);
-  };
-  std::vector<double> out;
-  for (int64_t n = 0; n < d[0]; ++n)
-    for (int64_t y = 0; y < out_h; ++y)
-      for (int64_t xo = 0; xo < out_w; ++xo) {
-        int64_t y0, y1, x0, x1;
-        const double wy = axis(y, d[1], out_h, &y0, &y1), wx = axis(xo, d[2], out_w, &x0, &x1);
-        for (int64_t c = 0; c < d[3]; ++c) {
-          auto at = [&](int64_t h, int64_t w) {
-            return static_cast<double>(x[static_cast<size_t>(((n * d[1] + h) * d[2] + w) * d[3] + c)]);
-          };
-          out.push_back((1 - wx) * ((1 - wy) * at(y0, x0) + wy * at(y1, x0)) +
-                        wx * ((1 - wy) * at(y0, x1) + wy * at(y1, x1)));
-        }
-      }
-  return out;
 }
 
 TEST(ResizeCpu, BilinearPathsAgreeBitForBitAndStayWithinTheBound) {

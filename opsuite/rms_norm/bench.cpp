@@ -4,13 +4,18 @@
 // both read 4 and write 4 bytes per element (the 4 KiB weight stays in
 // cache), so bytes_per_second compares directly.
 //   BM_RmsNormCpu/threads:N
+//   BM_RMSNormOpenCL/fp:B, BM_RMSNormVulkan/fp:B: the device kernels (device time),
+//     fp32 or fp16, read against the same-run probe BM_AddConstant{OpenCL,Vulkan}
+//     (16M fp32 elements, 8 bytes each: 128 MiB; these move 2 x 16 MiB in fp32)
 #include <benchmark/benchmark.h>
 
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "core/half.hpp"
 #include "cpu/cpu_backend.hpp"
+#include "device_kernel_bench.hpp"
 #include "runner/kernel_session.hpp"
 
 namespace {
@@ -68,6 +73,29 @@ void BM_RmsNormCpu(benchmark::State& state) {
   state.SetBytesProcessed(items * 8);
 }
 
+// The values as a tensor of `dtype` (FLOAT_16 rounded once).
+HostTensor tensor(oprig_dtype dtype, std::vector<int64_t> shape, const std::vector<float>& v) {
+  if (dtype == OPRIG_DTYPE_FLOAT_32) return HostTensor::of(dtype, std::move(shape), v);
+  std::vector<uint16_t> h(v.size());
+  for (size_t i = 0; i < v.size(); ++i) h[i] = oprig::float_to_half(v[i]);
+  return HostTensor::of(dtype, std::move(shape), h);
+}
+
+void run_device(benchmark::State& state, const char* backend) {
+  const oprig_dtype dtype = state.range(0) == 16 ? OPRIG_DTYPE_FLOAT_16 : OPRIG_DTYPE_FLOAT_32;
+  auto& kernel = oprig::bench::device_kernel(
+      "rms_norm_" + std::to_string(state.range(0)), backend, "RMSNorm", ParamList(),
+      [&] { return std::vector<HostTensor>{tensor(dtype, {kRows, kColumns}, values(kRows * kColumns, 1, -4, 4)),
+                                       tensor(dtype, {kColumns}, values(kColumns, 2, 0.5f, 2))}; },
+      {oprig::bench::output_of(dtype)});
+  oprig::bench::time_device_kernel(state, kernel, kRows * kColumns);
+}
+
+void BM_RMSNormOpenCL(benchmark::State& state) { run_device(state, "opencl"); }
+void BM_RMSNormVulkan(benchmark::State& state) { run_device(state, "vulkan"); }
+
 }  // namespace
 
+BENCHMARK(BM_RMSNormOpenCL)->ArgName("fp")->Arg(32)->Arg(16)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RMSNormVulkan)->ArgName("fp")->Arg(32)->Arg(16)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_RmsNormCpu)->ArgName("threads")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);

@@ -28,6 +28,7 @@
 #include "common/kernel.hpp"
 #include "core/half.hpp"
 #include "scaled_dot_product_attention/attention_problem.hpp"
+#include "scaled_dot_product_attention/attention_shapes.hpp"
 
 // __m512 / __m256 values pass between inlined helpers of the target regions.
 #pragma GCC diagnostic ignored "-Wpsabi"
@@ -79,8 +80,7 @@ using sdpa::AttentionProblem;
 
 struct AttentionCpuKernel : KernelBase {
   const oprig_backend_context* ctx = nullptr;
-  bool causal = false;
-  std::optional<float> scale;  // absent: 1 / sqrt(D)
+  sdpa::AttentionParams params;
   AttentionProblem shape;      // shapes, scale, mask strides; tensors set per execute
   bool has_mask = false;
 };
@@ -116,69 +116,22 @@ void run_range(void* arg, size_t begin, size_t end) {
 oprig_status create(const oprig_backend_context* ctx, const oprig_param* params, size_t num_params,
                     oprig_kernel** out_kernel) {
   *out_kernel = nullptr;
-  const std::optional<double> causal = scalar_param(params, num_params, "is_causal");
-  const std::optional<double> scale = scalar_param(params, num_params, "scale");
-  if (scale && !std::isfinite(*scale)) return OPRIG_STATUS_INVALID_ARGUMENT;
+  const std::optional<sdpa::AttentionParams> attention = sdpa::read_params(params, num_params);
+  if (!attention) return OPRIG_STATUS_INVALID_ARGUMENT;
   auto* kernel = new (std::nothrow) AttentionCpuKernel();
   if (kernel == nullptr) return OPRIG_STATUS_OUT_OF_MEMORY;
   kernel->ops = &oprig_scaled_dot_product_attention__cpu;
   kernel->ctx = ctx;
-  kernel->causal = causal.value_or(0.0) != 0.0;
-  if (scale) kernel->scale = static_cast<float>(*scale);
+  kernel->params = *attention;
   *out_kernel = to_handle(kernel);
   return OPRIG_STATUS_OK;
 }
 
-bool is_float(uint32_t dtype) { return dtype == OPRIG_DTYPE_FLOAT_32 || dtype == OPRIG_DTYPE_FLOAT_16; }
-
 oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t num_inputs, oprig_tensor* outputs,
                      size_t num_outputs) {
-  if (num_inputs < 3 || num_inputs > 4 || num_outputs != 1) return OPRIG_STATUS_INVALID_ARGUMENT;
-  const oprig_tensor &q = inputs[0], &k = inputs[1], &v = inputs[2];
-  const bool has_mask = num_inputs == 4 && inputs[3].dtype != OPRIG_DTYPE_INVALID;
-  const uint32_t dtype = q.dtype;
-  if (!is_float(dtype) || q.scale != 0) return OPRIG_STATUS_UNSUPPORTED;
-  if (k.dtype != dtype || v.dtype != dtype || outputs[0].dtype != dtype) return OPRIG_STATUS_INVALID_ARGUMENT;
-  if (has_mask && inputs[3].dtype != dtype) return OPRIG_STATUS_INVALID_ARGUMENT;
-  if (q.rank != 4 || k.rank != 4 || v.rank != 4) return OPRIG_STATUS_INVALID_ARGUMENT;
-  // [B, H, Sq, D], [B, H, Sk, D], [B, H, Sk, Dv]; D >= 1 (the default scale divides by sqrt(D)).
-  if (k.dims[0] != q.dims[0] || v.dims[0] != q.dims[0] || k.dims[1] != q.dims[1] || v.dims[1] != q.dims[1] ||
-      v.dims[2] != k.dims[2] || k.dims[3] != q.dims[3] || q.dims[3] < 1)
-    return OPRIG_STATUS_INVALID_ARGUMENT;
   auto* kernel = from_handle<AttentionCpuKernel>(handle);
-  AttentionProblem& p = kernel->shape;
-  p = AttentionProblem{};
-  p.batch = q.dims[0];
-  p.heads = q.dims[1];
-  p.query_len = q.dims[2];
-  p.key_len = k.dims[2];
-  p.depth = q.dims[3];
-  p.value_depth = v.dims[3];
-  p.causal = kernel->causal;
-  p.half = dtype == OPRIG_DTYPE_FLOAT_16;
-  p.scale = kernel->scale.value_or(1.0f / std::sqrt(static_cast<float>(p.depth)));
-  kernel->has_mask = has_mask;
-  if (has_mask) {
-    // Right-aligned against [B, H, Sq, Sk]; a dimension of 1 repeats (stride 0).
-    const oprig_tensor& m = inputs[3];
-    if (m.rank > 4) return OPRIG_STATUS_INVALID_ARGUMENT;
-    const int64_t full[4] = {p.batch, p.heads, p.query_len, p.key_len};
-    int64_t stride = 1;
-    for (int axis = 3; axis >= 0; --axis) {
-      const int from_end = 3 - axis;
-      const int64_t dim = from_end < static_cast<int>(m.rank) ? m.dims[m.rank - 1 - from_end] : 1;
-      if (dim != 1 && dim != full[axis]) return OPRIG_STATUS_INVALID_ARGUMENT;
-      p.mask_strides[axis] = dim == 1 ? 0 : stride;
-      stride *= dim;
-    }
-  }
-  oprig_tensor& out = outputs[0];
-  out.rank = 4;
-  out.dims[0] = p.batch;
-  out.dims[1] = p.heads;
-  out.dims[2] = p.query_len;
-  out.dims[3] = p.value_depth;
-  return OPRIG_STATUS_OK;
+  return sdpa::plan_attention(inputs, num_inputs, outputs, num_outputs, kernel->params, kernel->shape,
+                              kernel->has_mask);
 }
 
 oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t num_inputs, const oprig_tensor* outputs,
@@ -204,13 +157,7 @@ oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
 void destroy(oprig_kernel* handle) { delete from_handle<AttentionCpuKernel>(handle); }
 
 oprig_status cost(const oprig_kernel* handle, oprig_cost* out) {
-  const AttentionProblem& p = from_handle<const AttentionCpuKernel>(handle)->shape;
-  const auto heads = static_cast<uint64_t>(p.batch * p.heads);
-  const auto pairs = heads * static_cast<uint64_t>(p.query_len * p.key_len);
-  const uint64_t width = p.half ? 2 : 4;
-  out->flops = 2 * pairs * static_cast<uint64_t>(p.depth + p.value_depth);  // the two products; exp not counted
-  out->bytes_read = width * heads * static_cast<uint64_t>(p.query_len * p.depth + p.key_len * (p.depth + p.value_depth));
-  out->bytes_written = width * heads * static_cast<uint64_t>(p.query_len * p.value_depth);
+  *out = sdpa::attention_cost(from_handle<const AttentionCpuKernel>(handle)->shape);
   return OPRIG_STATUS_OK;
 }
 

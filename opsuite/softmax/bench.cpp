@@ -7,6 +7,11 @@
 //                               with 2 threads the caller takes the first half of
 //                               the rows and one std::thread the second
 //   BM_SoftmaxCpuAxis0/threads:N  the kernel along axis 0 of the same tensor (inner 1024)
+//   BM_SoftmaxOpenCL/fp:B/axis:A, BM_SoftmaxVulkan/fp:B/axis:A
+//                               the device kernels (device time), fp32 or fp16, along
+//                               the last axis or axis 0: read against the same-run probe
+//                               BM_AddConstant{OpenCL,Vulkan} (16M fp32, 8 bytes an
+//                               element: 128 MiB; these move 2 x 16 MiB in fp32)
 // Logits uniform in [-10, 10].
 #include <benchmark/benchmark.h>
 
@@ -16,7 +21,9 @@
 #include <thread>
 #include <vector>
 
+#include "core/half.hpp"
 #include "cpu/cpu_backend.hpp"
+#include "device_kernel_bench.hpp"
 #include "runner/kernel_session.hpp"
 
 namespace {
@@ -105,8 +112,32 @@ void BM_SoftmaxEigen(benchmark::State& state) {
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations()) * kRows * kColumns);
 }
 
+void run_device(benchmark::State& state, const char* backend) {
+  const bool half = state.range(0) == 16;
+  const int64_t axis = state.range(1);
+  const oprig_dtype dtype = half ? OPRIG_DTYPE_FLOAT_16 : OPRIG_DTYPE_FLOAT_32;
+  auto& kernel = oprig::bench::device_kernel(
+      "softmax_" + std::to_string(state.range(0)) + "_" + std::to_string(axis), backend, "Softmax",
+      ParamList().add_int("axis", axis),
+      [&] {
+        if (!half) return std::vector<HostTensor>{HostTensor::of(dtype, {kRows, kColumns}, logits())};
+        std::vector<uint16_t> h(logits().size());
+        for (size_t i = 0; i < h.size(); ++i) h[i] = oprig::float_to_half(logits()[i]);
+        return std::vector<HostTensor>{HostTensor::of(dtype, {kRows, kColumns}, h)};
+      },
+      {oprig::bench::output_of(dtype)});
+  oprig::bench::time_device_kernel(state, kernel, kRows * kColumns);
+}
+
+void BM_SoftmaxOpenCL(benchmark::State& state) { run_device(state, "opencl"); }
+void BM_SoftmaxVulkan(benchmark::State& state) { run_device(state, "vulkan"); }
+
 }  // namespace
 
+BENCHMARK(BM_SoftmaxOpenCL)->ArgNames({"fp", "axis"})->Args({32, -1})->Args({16, -1})->Args({32, 0})
+    ->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SoftmaxVulkan)->ArgNames({"fp", "axis"})->Args({32, -1})->Args({16, -1})->Args({32, 0})
+    ->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SoftmaxCpu)->ArgName("threads")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SoftmaxEigen)->ArgName("threads")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SoftmaxCpuAxis0)->ArgName("threads")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);

@@ -430,7 +430,12 @@ std::string perf_section(const RunResults& results, const PerfBaseline* baseline
            (baseline ? baseline_cells(*baseline, c) : std::string()) + "<td class=\"num\">" +
            (per_element ? format_number(p.gelem_per_s, 3) : dash) + "</td><td class=\"num\">" +
            (per_element ? format_number(p.gbytes_per_s, 3) : dash) + "</td><td>" +
-           (simulated ? "dsp cost model" : p.device_timer ? "device" : "host") + "</td><td class=\"num\">" +
+           (simulated ? "dsp cost model" : p.device_timer ? "device" : "host") +
+           (p.launch_bound ? " <span class=\"launch-bound\" title=\"median under 1.5x the calibrated launch-plus-readback "
+                             "overhead of " + format_duration_ns(p.launch_overhead_ns) +
+                             ": mostly launch cost, not kernel speed\">launch-bound</span>"
+                           : std::string()) +
+           "</td><td class=\"num\">" +
            (simulated ? format_duration_ns(p.compute_ns_median) : dash) + "</td><td class=\"num\">" +
            (p.sim_cycles ? std::to_string(p.sim_cycles) : dash) + "</td><td class=\"num\">" +
            (p.loop_iterations ? std::to_string(p.loop_iterations) : dash) + "</td></tr>\n";

@@ -355,4 +355,62 @@ TEST_F(BenchCheatsTest, NonPositiveOrNanMinTimeIsBadInput) {
   }
 }
 
+// A GPU figure that is mostly launch cost is labelled so (issue 20): Atan
+// over 16 elements on opencl takes a few microseconds of device time, under
+// 1.5x PoCL's calibrated launch-plus-readback overhead; the same op over
+// 262144 elements on the cpu is far above the cpu's. The label reaches
+// results.json (perf.launch_bound, and the message says why) and every
+// libbenchmark row of that benchmark in benchmark.json.
+TEST(BenchLaunchBoundTest, SmallDeviceKernelIsLabelledLaunchBound) {
+  const std::filesystem::path dir = oprig_test::make_temp_dir("oprig_bench_launch_bound");
+  std::filesystem::copy_file(kAtanDir / "atan.xml", dir / "atan.xml");
+  nlohmann::json plan = nlohmann::json::parse(oprig_test::read_text(kAtanDir / "plan.json"));
+  plan["bench"] = {{"shapes", {{16}, {262144}}}, {"repetitions", 5}};
+  std::ofstream(dir / "plan.json") << plan.dump(2);
+  const ProcessResult cal = oprig_test::run_process(
+      {kOprig, "calibrate", "--quick", "--backend", "cpu,opencl", "--repetitions", "3", "--out",
+       (dir / "calibration.json").string()},
+      {}, dir, 120);
+  const nlohmann::json calibration = nlohmann::json::parse(oprig_test::read_text(dir / "calibration.json"));
+  bool opencl = false;
+  for (const nlohmann::json& b : calibration.at("backends"))
+    if (b.at("backend") == "opencl" && b.value("available", false)) opencl = true;
+  if (!opencl) GTEST_SKIP() << "no OpenCL device here: " << cal.out << cal.err;
+  const ProcessResult r = oprig_test::run_process(
+      {kOprig, "bench", "--spec", (dir / "atan.xml").string(), "--backend", "cpu,opencl", "--out",
+       (dir / "out").string(), "--min-time", "0.01", "--calibration", (dir / "calibration.json").string(),
+       "--filter", "(f32__16__.*opencl|f32__262144__.*cpu)"},
+      {}, dir, 300);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const nlohmann::json results = nlohmann::json::parse(oprig_test::read_text(dir / "out" / "results.json"));
+  const std::string small = "atan__f32__16__uniform__p0__opencl", large = "atan__f32__262144__uniform__p0__cpu";
+  std::map<std::string, nlohmann::json> rows;
+  for (const nlohmann::json& c : results.at("cases")) rows[c.at("id")] = c;
+  ASSERT_TRUE(rows.count(small) && rows.count(large)) << results.dump(2);
+  EXPECT_TRUE(rows[small].at("perf").at("launch_bound").get<bool>()) << rows[small].dump(2);
+  EXPECT_GT(rows[small].at("perf").at("launch_overhead_ns").get<double>(), 0.0) << rows[small].dump(2);
+  EXPECT_NE(rows[small].at("message").get<std::string>().find("launch-bound: the median"), std::string::npos)
+      << rows[small].dump(2);
+  EXPECT_FALSE(rows[large].at("perf").at("launch_bound").get<bool>()) << rows[large].dump(2);
+  EXPECT_EQ(rows[large].at("message").get<std::string>().find("launch-bound"), std::string::npos)
+      << rows[large].dump(2);
+  const nlohmann::json gbench = nlohmann::json::parse(oprig_test::read_text(dir / "out" / "benchmark.json"));
+  size_t small_rows = 0, large_rows = 0;
+  for (const nlohmann::json& e : gbench.at("benchmarks")) {
+    const std::string name = e.at("name");
+    if (name.starts_with(small + "/")) {
+      ++small_rows;
+      EXPECT_TRUE(e.value("oprig_launch_bound", false)) << e.dump(2);
+    } else if (name.starts_with(large + "/")) {
+      ++large_rows;
+      EXPECT_FALSE(e.contains("oprig_launch_bound")) << e.dump(2);
+    }
+  }
+  EXPECT_GT(small_rows, 0u);
+  EXPECT_GT(large_rows, 0u);
+  const std::string html = oprig_test::read_text(dir / "out" / "report.html");
+  EXPECT_NE(html.find("class=\"launch-bound\""), std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace

@@ -1,0 +1,5 @@
+#version 450
+// RMSNorm, vulkan, for any device: reductions through shared memory. The
+// shader is vulkan.glsl; vulkan_subgroup.comp is the same with subgroup
+// butterflies.
+#include "vulkan.glsl"
