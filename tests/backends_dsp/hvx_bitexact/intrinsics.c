@@ -120,7 +120,7 @@ static void make(operands* o, uint32_t opcode, uint32_t c) {
   fill_predicate(&o->q);
   fill_predicate(&o->qx);
   o->r = scalar(c);
-  o->p = ((long long)(uint32_t)next() << 32) | next();
+  o->p = (long long)(((uint64_t)next() << 32) | next());
   fill_memory(c);
   /* aligned, one byte in, the middle of a line, the last byte of a line */
   o->address = memory + 128 + (c % 4 == 0 ? 0 : c % 4 == 1 ? 1 : c % 4 == 2 ? 64 : 127);
