@@ -118,6 +118,7 @@ std::string registration_cpp(const std::string& spec_name, const spec::Package& 
          "    sizeof(kImplementations) / sizeof(kImplementations[0]), kImplementations,\n"
          "    nullptr,      // validate: run when a graph is built, may reject a node with a reason\n"
          "    &kReference,  // reference\n"
+         "    nullptr,      // operand_types: extension operand types of the package (none)\n"
          "    {}};\n\n"
          "}  // namespace\n\n"
          "extern \"C\" OPRIG_EXPORT const oprig_package_v1* oprig_package_query(uint32_t max_version) {\n"
