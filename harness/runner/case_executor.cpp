@@ -380,7 +380,9 @@ reports::CaseResult run_case(const Case& c, const OpContext& op, const BackendCo
     ExecTiming timing;
     phase("the kernel's execute()");
     s = backend.execute(impl, kernel, in_desc, out_desc, timing);
-    if (s != OPRIG_STATUS_OK) return finish(r, Verdict::kFailed, status_message("execute()", s), start);
+    if (s != OPRIG_STATUS_OK)
+      return finish(r, Verdict::kFailed,
+                    status_message("execute()", s) + (timing.failure.empty() ? "" : ": " + timing.failure), start);
     perf.compute_ns_samples.push_back(timing.compute_ns);
     perf.sim_cycles = timing.sim_cycles;
     results[run].resize(c.outputs.size());
