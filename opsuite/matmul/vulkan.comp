@@ -32,10 +32,13 @@ layout(push_constant) uniform Params {
 
 #include "fp16_bits.glsl"
 
-// Element i as stored (an fp16 element: its half of the word, in the low bits).
-uint oprig_gemm_a(uint i) { return kHalf ? (a_words[i >> 1] >> (16u * (i & 1u))) & 0xffffu : a_words[i]; }
-uint oprig_gemm_b(uint i) { return kHalf ? (b_words[i >> 1] >> (16u * (i & 1u))) & 0xffffu : b_words[i]; }
-float oprig_gemm_widen(uint bits) { return kHalf ? half_to_float(bits) : uintBitsToFloat(bits); }
+// gemm.glsl's loaders: the word holding element i, which half of it.
+uint oprig_gemm_a(uint i) { return a_words[kHalf ? i >> 1 : i]; }
+uint oprig_gemm_b(uint i) { return b_words[kHalf ? i >> 1 : i]; }
+bool oprig_gemm_high(uint i) { return kHalf && (i & 1u) != 0u; }
+float oprig_gemm_widen(uint word, bool high) {
+  return kHalf ? half_to_float(high ? word >> 16 : word & 0xffffu) : uintBitsToFloat(word);
+}
 
 #include "gemm.glsl"
 

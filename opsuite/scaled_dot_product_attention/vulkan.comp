@@ -77,10 +77,14 @@ shared vec4 red[TY * TX];
 #define kMinusInf uintBitsToFloat(0xff800000u)
 #define kNaN uintBitsToFloat(0x7fc00000u)
 
-float load_query(uint i) { return OPRIG_LOAD_F(query_words, i, kHalf); }
-float load_key(uint i) { return OPRIG_LOAD_F(key_words, i, kHalf); }
-float load_value(uint i) { return OPRIG_LOAD_F(value_words, i, kHalf); }
 float load_mask(uint i) { return OPRIG_LOAD_F(mask_words, i, kHalf); }
+// The word as stored that holds element i (FLOAT_16: two to a word), whether
+// it is the upper half, and the element's value from the two.
+uint word_of(uint i) { return kHalf ? i >> 1u : i; }
+bool high_of(uint i) { return kHalf && (i & 1u) != 0u; }
+float widen(uint word, bool high) {
+  return kHalf ? half_to_float(high ? word >> 16u : word & 0xffffu) : uintBitsToFloat(word);
+}
 
 // exp, and exactly 0 for -Inf (the masked keys), component-wise.
 vec4 exp_or_zero(vec4 x) { return mix(exp(x), vec4(0.0), equal(x, vec4(kMinusInf))); }
@@ -131,52 +135,66 @@ void store_outputs(uint first, uint last, vec4 y) {
 // This invocation's share of a staged chunk: at most kMaxShare elements
 // each of Q and K (TX, TY >= 8 and KC = VC = 16). The loops below run to
 // kMaxShare, a literal, and skip the steps past the share (spec constants,
-// folded when the pipeline is made), so they unroll already in the SPIR-V (spirv-opt unrolls
+// folded when the pipeline is made), so spirv-opt unrolls them (it unrolls
 // no loop with a `continue`) and `share` is indexed by constants only.
+// The share waits in registers as the words loaded, untouched, and is
+// widened only on its way to shared memory, after the arithmetic on the
+// current chunk: the loads stay in flight meanwhile (any instruction on a
+// loaded value, even picking its fp16 half, waits for the load).
 const uint kMaxShare = 8u;
-float share[2u * kMaxShare];
+uint share[2u * kMaxShare];
+uint share_high;  // bit u: element u of the share is its word's upper half
 uint tid, q0, e0, q_base, k_base, v_base;
 
 // This invocation's share of a chunk, from the buffers into `share`; zeros
 // outside the tensors (0 * a garbage value could be NaN). Q and K: depth
 // d0..d0+KC-1 of the tile's queries and of keys j0..j0+BK-1.
 void fetch_qk(uint j0, uint d0) {
+  uint high = 0u;
   [[unroll]] for (uint u = 0u; u < kMaxShare; ++u) {
     if (u < kQShare) {
-      uint n = tid + u * kThreads, i = q0 + n / KC, d = d0 + n % KC;
-      share[u] = i < p.sq && d < p.depth ? load_query(q_base + i * p.depth + d) : 0.0;
+      uint n = tid + u * kThreads, i = q0 + n / KC, d = d0 + n % KC, at = q_base + i * p.depth + d;
+      share[u] = i < p.sq && d < p.depth ? query_words[word_of(at)] : 0u;
+      high |= high_of(at) ? 1u << u : 0u;
     }
   }
   [[unroll]] for (uint u = 0u; u < kMaxShare; ++u) {
     if (u < kKShare) {
-      uint n = tid + u * kThreads, j = j0 + n / KC, d = d0 + n % KC;
-      share[kMaxShare + u] = j < p.sk && d < p.depth ? load_key(k_base + j * p.depth + d) : 0.0;
+      uint n = tid + u * kThreads, j = j0 + n / KC, d = d0 + n % KC, at = k_base + j * p.depth + d;
+      share[kMaxShare + u] = j < p.sk && d < p.depth ? key_words[word_of(at)] : 0u;
+      high |= high_of(at) ? 1u << (kMaxShare + u) : 0u;
     }
   }
+  share_high = high;
 }
 
 // V: keys j..j+VC-1, the workgroup's features.
 void fetch_v(uint j) {
+  uint high = 0u;
   [[unroll]] for (uint u = 0u; u < kMaxShare; ++u) {
     if (u < kVShare) {
-      uint n = tid + u * kThreads, jj = j + n / BE, e = e0 + n % BE;
-      share[u] = jj < p.sk && e < p.value_depth ? load_value(v_base + jj * p.value_depth + e) : 0.0;
+      uint n = tid + u * kThreads, jj = j + n / BE, e = e0 + n % BE, at = v_base + jj * p.value_depth + e;
+      share[u] = jj < p.sk && e < p.value_depth ? value_words[word_of(at)] : 0u;
+      high |= high_of(at) ? 1u << u : 0u;
     }
   }
+  share_high = high;
 }
+
+float shared_value(uint u) { return widen(share[u], (share_high & (1u << u)) != 0u); }
 
 // The shares to shared memory: Q and K transposed (depth-major), V as it is.
 void store_qk() {
   [[unroll]] for (uint u = 0u; u < kMaxShare; ++u) {
     if (u < kQShare) {
       uint n = tid + u * kThreads, at = (n % KC) * QS * 4u + n / KC;
-      qv[at >> 2u][at & 3u] = share[u];
+      qv[at >> 2u][at & 3u] = shared_value(u);
     }
   }
   [[unroll]] for (uint u = 0u; u < kMaxShare; ++u) {
     if (u < kKShare) {
       uint n = tid + u * kThreads, at = (n % KC) * KS * 4u + n / KC;
-      ks[at >> 2u][at & 3u] = share[kMaxShare + u];
+      ks[at >> 2u][at & 3u] = shared_value(kMaxShare + u);
     }
   }
 }
@@ -185,7 +203,7 @@ void store_v() {
   [[unroll]] for (uint u = 0u; u < kMaxShare; ++u) {
     if (u < kVShare) {
       uint n = tid + u * kThreads;
-      qv[n >> 2u][n & 3u] = share[u];
+      qv[n >> 2u][n & 3u] = shared_value(u);
     }
   }
 }

@@ -9,15 +9,17 @@
 //   constant 4: VWM | VWN << 8     constant 5: MDIMC    constant 6: NDIMC
 // and the work-group NDIMC x MDIMC (x = n). Constant 7 is the includer's.
 //
-// Before including, a shader defines the element loaders and the widening
+// Before including, a shader defines the loaders and the widening
 //   uint oprig_gemm_a(uint index);  uint oprig_gemm_b(uint index);
-//   float oprig_gemm_widen(uint bits);
-// (index into the storage of A and B; a loader returns the element's bits as
-// stored, fp32 or fp16 in the low half, 0 being +0 in both; widen makes the
-// fp32 value). The prefetched slice stays in registers as stored bits and is
-// widened only when it goes to shared memory, after the arithmetic on the
-// current slice: the loads stay in flight meanwhile (a conversion right
-// after the load would wait for it). oprig_gemm_tile() leaves this
+//   bool oprig_gemm_high(uint index);
+//   float oprig_gemm_widen(uint word, bool high);
+// (index: an element of the storage of A or B; a loader returns the 32-bit
+// word as stored that holds it, high says it is the word's upper fp16 half,
+// widen makes its fp32 value; a word 0 is +0 in either half). The prefetched
+// slice stays in registers as those words, untouched, and is widened only
+// on its way to shared memory, after the arithmetic on the current slice:
+// the loads stay in flight meanwhile (any instruction on a loaded value,
+// even picking its half, waits for the load). oprig_gemm_tile() leaves this
 // invocation's MWI x NWI results in oprig_gemm_acc[i * kGemmMaxWi + j].
 //
 // Register arrays are sized by literal maxima (kGemmMaxWi, kGemmMaxPer: the
@@ -72,6 +74,7 @@ shared float oprig_gemm_bs[kGemmKwg * kGemmBStride];
 float oprig_gemm_acc[kGemmMaxWi * kGemmMaxWi];
 uint oprig_gemm_a_next[kGemmMaxPer];
 uint oprig_gemm_b_next[kGemmMaxPer];
+uint oprig_gemm_a_high = 0u, oprig_gemm_b_high = 0u;  // bit r: element r is its word's high half
 
 // This invocation's row of accumulator row i, and column of accumulator
 // column j, within the work-group's tile.
@@ -92,10 +95,11 @@ uvec2 oprig_gemm_slot(uint r, bool k_contiguous, uint width) {
   return k_contiguous ? uvec2(e % kGemmKwg, e / kGemmKwg) : uvec2(e / width, e % width);
 }
 
-// This invocation's elements of the slice of A (is_a) or B into registers
-// as stored, zeros outside k_left x x_left (the tails).
+// The words holding this invocation's elements of the slice of A (is_a) or
+// B into registers, zeros outside k_left x x_left (the tails).
 void oprig_gemm_fetch(bool is_a, uint base, uint ld, bool k_contiguous, uint k0, uint x0, uint k_left, uint x_left) {
   uint width = is_a ? kGemmMwg : kGemmNwg;
+  uint high = 0u;
   [[unroll]] for (uint r = 0u; r < kGemmMaxPer; ++r) {
     if (r < (is_a ? kGemmAPer : kGemmBPer)) {
       uvec2 s = oprig_gemm_slot(r, k_contiguous, width);
@@ -105,8 +109,13 @@ void oprig_gemm_fetch(bool is_a, uint base, uint ld, bool k_contiguous, uint k0,
         oprig_gemm_a_next[r] = inside ? oprig_gemm_a(index) : 0u;
       else
         oprig_gemm_b_next[r] = inside ? oprig_gemm_b(index) : 0u;
+      high |= oprig_gemm_high(index) ? 1u << r : 0u;
     }
   }
+  if (is_a)
+    oprig_gemm_a_high = high;
+  else
+    oprig_gemm_b_high = high;
 }
 
 // The fetched elements, widened, into the k-major shared tiles.
@@ -114,13 +123,15 @@ void oprig_gemm_put() {
   [[unroll]] for (uint r = 0u; r < kGemmMaxPer; ++r) {
     if (r < kGemmAPer) {
       uvec2 s = oprig_gemm_slot(r, !kGemmTransA, kGemmMwg);
-      oprig_gemm_as[s.x * kGemmAStride + s.y] = oprig_gemm_widen(oprig_gemm_a_next[r]);
+      oprig_gemm_as[s.x * kGemmAStride + s.y] =
+          oprig_gemm_widen(oprig_gemm_a_next[r], (oprig_gemm_a_high & (1u << r)) != 0u);
     }
   }
   [[unroll]] for (uint r = 0u; r < kGemmMaxPer; ++r) {
     if (r < kGemmBPer) {
       uvec2 s = oprig_gemm_slot(r, kGemmTransB, kGemmNwg);
-      oprig_gemm_bs[s.x * kGemmBStride + s.y] = oprig_gemm_widen(oprig_gemm_b_next[r]);
+      oprig_gemm_bs[s.x * kGemmBStride + s.y] =
+          oprig_gemm_widen(oprig_gemm_b_next[r], (oprig_gemm_b_high & (1u << r)) != 0u);
     }
   }
 }
