@@ -8,12 +8,15 @@
 #include <map>
 #include <set>
 
+#include "cli/keep_outputs_options.hpp"
 #include "cli/main_context.hpp"
 #include "cli/number_checks.hpp"
 #include "cli/selection_options.hpp"
 #include "reports/atomic_file.hpp"
+#include "reports/coverage.hpp"
 #include "reports/reporter.hpp"
 #include "runner/environment.hpp"
+#include "runner/kept_outputs.hpp"
 #include "runner/lifecycle_plan.hpp"
 #include "runner/out_folder_lock.hpp"
 #include "runner/run_identity.hpp"
@@ -37,10 +40,12 @@ std::string shell_quoted(const std::string& text) {
 struct RunFlags {
   SelectionFlags selection;
   RunOptions options;
+  KeepFlags keep;
 };
 
 struct WorkerFlags {
   SelectionFlags selection;
+  WorkerKeepFlags keep;
 };
 
 }  // namespace
@@ -121,6 +126,7 @@ int run_conformance(const harness::Selection& selection, const RunOptions& optio
     reports::write_file_atomically(jsonl, clean);
   } else {
     std::filesystem::remove(jsonl);
+    std::filesystem::remove_all(out / "kept");  // a fresh run's kept outputs are its own
   }
   reports::write_file_atomically(identity_file, identity.dump(2) + "\n");
   size_t total = 0;
@@ -162,7 +168,8 @@ int run_conformance(const harness::Selection& selection, const RunOptions& optio
   }
 
   reports::write_all_reports(results, out);
-  std::cout << reports::summary_table(results) << "\n";
+  std::cout << reports::summary_table(results) << reports::not_tested_text(results) << "\n"
+            << reports::headline(results) << "\n" << harness::kept_outputs_summary(selection.keep, results);
   std::cout << "ran " << fresh.size() << " cases" << (previous.empty() ? "" : " (rest resumed)") << "\n";
   std::cout << "results: " << std::filesystem::absolute(out / "results.json").string() << "\n";
   std::cout << "junit:   " << std::filesystem::absolute(out / "junit.xml").string() << "\n";
@@ -202,9 +209,11 @@ void add_run_command(CLI::App& root, int* exit_code) {
   cmd->add_option("--case-timeout", flags->options.case_timeout_s, "Seconds a case may run before it is a TIMEOUT")
       ->check(positive_at_most(86400, "seconds"))
       ->capture_default_str();
+  add_keep_outputs_flags(*cmd, flags->keep);
   cmd->callback([flags, exit_code] {
-    *exit_code = run_conformance(to_selection(flags->selection), flags->options, flags->selection.backends != "all",
-                                 invoked_command_line());
+    harness::Selection selection = to_selection(flags->selection);
+    selection.keep = keep_policy(flags->keep, flags->options.out);
+    *exit_code = run_conformance(selection, flags->options, flags->selection.backends != "all", invoked_command_line());
   });
 
   auto worker = std::make_shared<WorkerFlags>();
@@ -212,8 +221,10 @@ void add_run_command(CLI::App& root, int* exit_code) {
   CLI::App* w = root.add_subcommand("__worker", "")->group("");
   add_selection_flags(*w, worker->selection);
   add_strict_flag(*w, worker->selection);
+  add_worker_keep_flags(*w, worker->keep);
   w->callback([worker, exit_code] {
     harness::Selection s = to_selection(worker->selection);
+    s.keep = keep_policy(worker->keep);
     *exit_code = harness::run_worker(s, worker->selection.op, s.backends.at(0));
   });
 }
