@@ -67,8 +67,7 @@ inline uint sdpa_bits(global const float* base, const int half_io, const ulong i
   return half_io ? (uint)((global const ushort*)base)[i] : as_uint(base[i]);
 }
 inline float sdpa_widen(const int half_io, const uint bits) {
-  const ushort h = (ushort)bits;
-  return half_io ? vload_half(0, (const private half*)&h) : as_float(bits);
+  return half_io ? oprig_half_bits_to_float(bits) : as_float(bits);  // common/opencl/fp16_bits.cl
 }
 
 typedef struct {

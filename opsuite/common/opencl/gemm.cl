@@ -49,7 +49,7 @@
 #define OPRIG_GEMM_T half
 #define OPRIG_GEMM_R ushort
 #define OPRIG_GEMM_LOAD(p, i) (((global const ushort*)(p))[i])
-#define OPRIG_GEMM_WIDEN(regs, r) vload_half((r), (const private half*)(regs))
+#define OPRIG_GEMM_WIDEN(regs, r) oprig_half_bits_to_float((regs)[r])  // fp16_bits.cl
 #else
 #define OPRIG_GEMM_T float
 #define OPRIG_GEMM_R float
