@@ -19,6 +19,15 @@ inline constexpr const char* kFlaky = "FLAKY";
 // The recorded decision, else verdict_is_failure(verdict).
 bool counts_as_failure(const CaseResult& c);
 
+// What fails the run, counted by name: the failing verdicts (FAILED, CRASH,
+// ...) of cases the outcome does not excuse, then UNEXPECTED_PASS and FLAKY
+// where the policy made them fail. Sets *total to the number of cases.
+std::string failing_counts_text(const RunResults& results, uint64_t* total);
+
+// The outcomes that did not fail the run: "3 EXPECTED_FAILURE, 1 FLAKY,
+// 1 UNEXPECTED_PASS"; "" when none.
+std::string excused_counts_text(const RunResults& results);
+
 // Each attempt's verdict in order, "FAILED > PASSED > PASSED"; "" without re-runs.
 std::string attempts_text(const CaseOutcome& outcome);
 

@@ -221,6 +221,7 @@ void read_struct(const json& j, const std::string& path, CompareStats& s) {
   r.optional("zero_fraction", s.zero_fraction);
   r.optional("tolerance", s.tolerance);
   r.optional("first_mismatches", s.first_mismatches);
+  r.optional("tolerance_source", s.tolerance_source);
 }
 
 void read_struct(const json& j, const std::string& path, PerfStats& p) {
@@ -304,6 +305,8 @@ void read_struct(const json& j, const std::string& path, CaseResult& c) {
   r.optional("stats", c.stats);
   r.optional("perf", c.perf);
   r.optional("wall_ms", c.wall_ms);
+  r.optional("kept_dir", c.kept_dir);
+  r.optional("kept_note", c.kept_note);
 }
 
 void read_struct(const json& j, const std::string& path, BackendRecord& b) {
@@ -429,6 +432,7 @@ void to_json(json& j, const CompareStats& s) {
            {"zero_fraction", number_to_json(s.zero_fraction)},
            {"tolerance", s.tolerance},
            {"first_mismatches", s.first_mismatches}};
+  if (!s.tolerance_source.empty()) j["tolerance_source"] = s.tolerance_source;
 }
 
 void to_json(json& j, const PerfStats& p) {
@@ -477,6 +481,8 @@ void to_json(json& j, const CaseResult& c) {
            {"stats", c.stats ? json(*c.stats) : json(nullptr)},
            {"perf", c.perf ? json(*c.perf) : json(nullptr)},
            {"wall_ms", number_to_json(c.wall_ms)}};
+  if (!c.kept_dir.empty()) j["kept_dir"] = c.kept_dir;
+  if (!c.kept_note.empty()) j["kept_note"] = c.kept_note;
   const CaseOutcome& o = c.outcome;
   if (!o.status.empty()) j["status"] = o.status;
   if (!o.expected.empty()) j["expected"] = o.expected;

@@ -42,6 +42,9 @@ struct CompareStats {
   double zero_fraction = 0;  // share of the reference output that is zero (MISTRUSTED evidence)
   std::string tolerance;     // as the plan states it, e.g. "ulp<=3" or "lsb<=1"
   std::vector<Mismatch> first_mismatches;
+  // Which rule judged this output and why: its source ("plan FLOAT_32",
+  // "golden manifest", ...) and the tolerance's reason. Empty in older results.
+  std::string tolerance_source;
   bool operator==(const CompareStats&) const = default;
 };
 
@@ -95,6 +98,10 @@ struct CaseResult {
   std::optional<CompareStats> stats;  // the output that decided the verdict (the first one when all pass)
   std::optional<PerfStats> perf;
   double wall_ms = 0;
+  // --keep-outputs: the folder holding this case's inputs, the kernel's and
+  // the expected outputs (a golden case of its own); or why they were not kept.
+  std::string kept_dir;
+  std::string kept_note;
   bool operator==(const CaseResult&) const = default;
 };
 

@@ -105,6 +105,13 @@ struct Case {
   nlohmann::json params = nlohmann::json::object();  // passed to the kernel, by spec name
   int literal = -1;        // index into TestPlan::golden_literals, or -1
   std::string golden_dir;  // a case read from a golden folder (inputs and expected outputs there)
+  // A golden case that cannot run on its backend (a data type, layout or the
+  // op itself not declared there): reported SKIPPED with this reason, never dropped.
+  std::string not_runnable;
+  // A golden manifest's own tolerance ("tolerance": one tolerance for every
+  // output, or a table like plan.json's), which judges the case instead of
+  // the plan's; null when the manifest has none.
+  nlohmann::json tolerance;
   uint64_t seed = 0;
   std::string golden_id;
   std::string id;

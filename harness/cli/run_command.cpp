@@ -9,12 +9,15 @@
 #include <set>
 
 #include "cli/farm_options.hpp"
+#include "cli/keep_outputs_options.hpp"
 #include "cli/main_context.hpp"
 #include "cli/number_checks.hpp"
 #include "cli/selection_options.hpp"
 #include "reports/atomic_file.hpp"
+#include "reports/coverage.hpp"
 #include "reports/reporter.hpp"
 #include "runner/environment.hpp"
+#include "runner/kept_outputs.hpp"
 #include "runner/lifecycle_plan.hpp"
 #include "runner/out_folder_lock.hpp"
 #include "runner/run_identity.hpp"
@@ -38,10 +41,12 @@ std::string shell_quoted(const std::string& text) {
 struct RunFlags {
   SelectionFlags selection;
   RunOptions options;
+  KeepFlags keep;
 };
 
 struct WorkerFlags {
   SelectionFlags selection;
+  WorkerKeepFlags keep;
 };
 
 }  // namespace
@@ -132,6 +137,7 @@ int run_conformance(const harness::Selection& selection, const RunOptions& optio
     reports::write_file_atomically(jsonl, clean);
   } else {
     std::filesystem::remove(jsonl);
+    std::filesystem::remove_all(out / "kept");  // a fresh run's kept outputs are its own
   }
   reports::write_file_atomically(identity_file, identity.dump(2) + "\n");
   size_t total = 0;
@@ -172,7 +178,9 @@ int run_conformance(const harness::Selection& selection, const RunOptions& optio
   }
 
   reports::write_all_reports(results, out);
-  std::cout << reports::summary_table(results) << "\n" << farm.summary(results, out);
+  std::cout << reports::summary_table(results) << reports::not_tested_text(results) << "\n"
+            << reports::headline(results) << "\n" << harness::kept_outputs_summary(selection.keep, results);
+  std::cout << farm.summary(results, out);
   std::cout << "ran " << fresh.size() << " cases" << (previous.empty() ? "" : " (rest resumed)") << "\n";
   std::cout << "results: " << std::filesystem::absolute(out / "results.json").string() << "\n";
   std::cout << "junit:   " << std::filesystem::absolute(out / "junit.xml").string() << "\n";
@@ -214,9 +222,11 @@ void add_run_command(CLI::App& root, int* exit_code) {
       ->capture_default_str();
   add_shard_flags(*cmd, flags->options.farm);
   add_outcome_flags(*cmd, flags->options.farm);
+  add_keep_outputs_flags(*cmd, flags->keep);
   cmd->callback([flags, exit_code] {
-    *exit_code = run_conformance(to_selection(flags->selection), flags->options, flags->selection.backends != "all",
-                                 invoked_command_line());
+    harness::Selection selection = to_selection(flags->selection);
+    selection.keep = keep_policy(flags->keep, flags->options.out);
+    *exit_code = run_conformance(selection, flags->options, flags->selection.backends != "all", invoked_command_line());
   });
 
   auto worker = std::make_shared<WorkerFlags>();
@@ -224,8 +234,10 @@ void add_run_command(CLI::App& root, int* exit_code) {
   CLI::App* w = root.add_subcommand("__worker", "")->group("");
   add_selection_flags(*w, worker->selection);
   add_strict_flag(*w, worker->selection);
+  add_worker_keep_flags(*w, worker->keep);
   w->callback([worker, exit_code] {
     harness::Selection s = to_selection(worker->selection);
+    s.keep = keep_policy(worker->keep);
     *exit_code = harness::run_worker(s, worker->selection.op, s.backends.at(0));
   });
 }

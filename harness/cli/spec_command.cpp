@@ -44,7 +44,7 @@ bool load_or_report(const std::string& file, spec::LoadResult& result) {
 
 int run_lint(const SpecOptions& options) {
   int code = kExitOk;
-  bool warned = false;
+  bool warned = false, empty = false;
   for (const std::string& file : options.lint_files) {
     spec::LoadResult result;
     if (!load_or_report(file, result)) {
@@ -52,12 +52,22 @@ int run_lint(const SpecOptions& options) {
       continue;
     }
     warned |= !result.warnings.empty();
+    size_t ops = 0;
     for (const spec::Package& package : result.packages)
-      for (const spec::OpDef& op : package.ops)
+      for (const spec::OpDef& op : package.ops) {
         std::cout << spec::printable(file + ": " + package.name + "/", false) << spec::op_summary(op) << "\n";
+        ++ops;
+      }
+    // A lint that found nothing to check is not green.
+    if (ops == 0) {
+      std::cerr << spec::printable(file, false) << ": no OpDef in this file (an empty OpDefList): nothing was checked\n";
+      empty = true;
+    }
   }
-  // --strict: a warning fails the lint (1), unless an error already did (2).
+  // --strict: a warning fails the lint (1), unless an error already did (2);
+  // a file without an op leaves the rest unproven (3).
   if (code == kExitOk && warned && options.strict) code = kExitFailure;
+  if (code == kExitOk && empty) code = kExitNothingTested;
   return code;
 }
 
@@ -180,7 +190,8 @@ void add_spec_command(CLI::App& root, int* exit_code) {
   spec->require_subcommand(1);
 
   CLI::App* lint = spec->add_subcommand(
-      "lint", "Check specs: one line per op when valid; file:line errors (exit 2) and warnings (exit 0)");
+      "lint", "Check specs: one line per op when valid; file:line errors (exit 2) and warnings (exit 0); a file\n"
+              "with no op (an empty OpDefList) exits 3: nothing was checked");
   lint->add_option("files", options->lint_files, "Spec files")->required()->check(CLI::ExistingFile);
   lint->add_flag("--strict", options->strict, "Exit 1 when a file has warnings");
   lint->callback([options, exit_code] { *exit_code = run_lint(*options); });

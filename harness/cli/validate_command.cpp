@@ -2,6 +2,7 @@
 
 #include <iostream>
 
+#include "cli/keep_outputs_options.hpp"
 #include "cli/main_context.hpp"
 #include "cli/number_checks.hpp"
 #include "cli/run_command.hpp"
@@ -19,6 +20,7 @@ struct ValidateFlags {
   std::vector<std::string> golden;
   bool golden_only = false;
   RunOptions options;
+  KeepFlags keep;
 };
 
 int validate(const ValidateFlags& f) {
@@ -66,6 +68,7 @@ int validate(const ValidateFlags& f) {
   selection.golden_only = f.golden_only;
   selection.reference_backend = f.reference_backend;
   selection.strict = true;  // a claimed kernel refusing a declared data type is a defect, not a gap
+  selection.keep = keep_policy(f.keep, f.options.out);
   for (const std::string& b : backend_names())
     if (claimed & OPRIG_BACKEND_BIT(backend_kind_from_name(b))) selection.backends.push_back(b);
   if (selection.backends.empty()) throw harness::InputError(f.package + ": the package claims no backend");
@@ -104,6 +107,7 @@ void add_validate_command(CLI::App& root, int* exit_code) {
   cmd->add_option("--jobs", flags->options.jobs, "Worker processes at once")->check(CLI::Range(1, 64));
   cmd->add_option("--case-timeout", flags->options.case_timeout_s, "Seconds a case may run before it is a TIMEOUT")
       ->check(positive_at_most(86400, "seconds"));
+  add_keep_outputs_flags(*cmd, flags->keep);
   cmd->callback([flags, exit_code] { *exit_code = validate(*flags); });
 }
 

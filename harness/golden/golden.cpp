@@ -11,15 +11,13 @@
 #include "compare/comparator.hpp"
 #include "core/dtype.hpp"
 #include "core/npy.hpp"
+#include "golden/golden_files.hpp"
 #include "golden/golden_source.hpp"
+#include "runner/case_tolerance.hpp"
 #include "reports/atomic_file.hpp"
 
 namespace oprig::harness {
 namespace {
-
-constexpr const char* kRounding =
-    "quantised outputs: q = clamp(round_half_away_from_zero(y / scale) + zero_point, qmin, qmax) unless the op "
-    "defines its own rounding; integer outputs: the exact codes; float outputs: the fp64 reference value itself";
 
 std::string file_fnv1a64(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -33,68 +31,13 @@ std::string file_fnv1a64(const std::filesystem::path& path) {
   return text;
 }
 
-struct GoldenCase {
-  nlohmann::json manifest;
-  std::vector<NpyArray> inputs, outputs;  // inputs: present ones only, in order
-};
-
-nlohmann::json tensor_entry(const std::string& name, const std::string& file, oprig_dtype dtype,
-                            const std::vector<int64_t>& shape, const Quantization& q) {
-  return {{"name", name}, {"file", file}, {"dtype", dtype_name(dtype)}, {"shape", shape},
-          {"scale", q.scale}, {"zero_point", q.zero_point}};
-}
+using GoldenCase = GoldenFiles;
 
 GoldenCase build(const Case& c, const LoadedOp& op) {
-  GoldenCase g;
   const std::vector<TensorData> inputs = make_inputs(c, op.plan);
-  const std::vector<Expected> expected = reference_outputs(c, op.context, inputs);
-  nlohmann::json m;
-  m["schema"] = 2;
-  m["generator"] = std::string("oprig ") + OPRIG_VERSION + " golden generate";
-  m["reference_fnv1a64"] = file_fnv1a64(op.plan.dir / "reference.cpp");
-  m["package"] = c.package;
-  m["op"] = c.op;
-  m["case"] = c.golden_id;
-  m["seed"] = std::to_string(c.seed);
-  m["fill"] = c.fill;
-  m["variant"] = c.variant;
-  m["params"] = c.params;
-  m["inputs"] = nlohmann::json::array();
-  size_t file_index = 0;
-  for (size_t k = 0; k < inputs.size(); ++k) {
-    if (!inputs[k].present) {
-      m["inputs"].push_back({{"name", inputs[k].name}, {"present", false}});
-      continue;
-    }
-    const std::string file = "in" + std::to_string(file_index++) + ".npy";
-    nlohmann::json e = tensor_entry(inputs[k].name, file, inputs[k].dtype, inputs[k].shape, inputs[k].quant);
-    if (c.inputs[k].is_static) e["static"] = true;
-    if (!c.inputs[k].layout.empty()) e["layout"] = c.inputs[k].layout;
-    m["inputs"].push_back(std::move(e));
-    g.inputs.push_back({inputs[k].dtype, inputs[k].shape, inputs[k].bytes});
-  }
-  m["outputs"] = nlohmann::json::array();
-  for (size_t k = 0; k < expected.size(); ++k) {
-    const CaseTensor& t = c.outputs[k];
-    NpyArray out;
-    out.shape = expected[k].shape;
-    if (dtype_is_float(t.type.dtype)) {
-      out.dtype = OPRIG_DTYPE_FLOAT_64;
-      out.data.resize(expected[k].values.size() * sizeof(double));
-      if (!expected[k].values.empty()) std::memcpy(out.data.data(), expected[k].values.data(), out.data.size());
-    } else {
-      out.dtype = t.type.dtype;
-      out.data.resize(expected[k].values.size() * dtype_size(t.type.dtype));
-      for (size_t i = 0; i < expected[k].values.size(); ++i) store_element(out.data, t.type.dtype, i, expected[k].values[i]);
-    }
-    const std::string file = "out" + std::to_string(k) + ".npy";
-    nlohmann::json e = tensor_entry(t.name, file, out.dtype, out.shape, t.quant);
-    e["of_dtype"] = dtype_name(t.type.dtype);
-    m["outputs"].push_back(std::move(e));
-    g.outputs.push_back(std::move(out));
-  }
-  m["rounding"] = kRounding;
-  g.manifest = std::move(m);
+  GoldenCase g = golden_files(c, inputs, reference_outputs(c, op.context, inputs));
+  g.manifest["generator"] = std::string("oprig ") + OPRIG_VERSION + " golden generate";
+  g.manifest["reference_fnv1a64"] = file_fnv1a64(op.plan.dir / "reference.cpp");
   return g;
 }
 
@@ -135,11 +78,7 @@ GoldenReport generate_golden(const Suite& suite, const std::filesystem::path& ro
     if (!cases.empty()) std::filesystem::remove_all(root / cases.front().package / op_key(op->plan.op));
     for (const Case& c : cases) {
       const GoldenCase g = build(c, *op);
-      const auto dir = case_dir(root, c);
-      std::filesystem::create_directories(dir);
-      for (size_t k = 0; k < g.inputs.size(); ++k) write_npy(dir / ("in" + std::to_string(k) + ".npy"), g.inputs[k]);
-      for (size_t k = 0; k < g.outputs.size(); ++k) write_npy(dir / ("out" + std::to_string(k) + ".npy"), g.outputs[k]);
-      reports::write_file_atomically(dir / "manifest.json", g.manifest.dump(2) + "\n");
+      write_golden_files(case_dir(root, c), g);
       ++report.written;
     }
   }
@@ -199,7 +138,7 @@ GoldenReport check_reference(const Suite& suite, const std::filesystem::path& ro
     // the backend): the first backend whose types and layouts fit it.
     std::set<std::string> checked;
     for (const Case& c : golden_folder_cases(root, op->space, op->space.backends)) {
-      if (!checked.insert(c.golden_dir).second) continue;
+      if (!c.not_runnable.empty() || !checked.insert(c.golden_dir).second) continue;
       const std::string name = op->plan.op + " " + std::filesystem::path(c.golden_dir).filename().string();
       try {
         const std::vector<TensorData> inputs = make_inputs(c, op->plan);
@@ -213,8 +152,9 @@ GoldenReport check_reference(const Suite& suite, const std::filesystem::path& ro
             break;
           }
           const CaseTensor& t = c.outputs[k];
-          const compare::Tolerance* tol = find_tolerance(op->context, c.fill, t.name, t.type.dtype);
-          if (tol == nullptr) {
+          // The rule that judges the case in a run (the manifest's own, when it has one).
+          const std::optional<JudgingTolerance> tol = judging_tolerance(c, op->context, t);
+          if (!tol) {
             problem = "no tolerance for " + std::string(dtype_name(t.type.dtype));
             break;
           }
@@ -224,7 +164,7 @@ GoldenReport check_reference(const Suite& suite, const std::filesystem::path& ro
             store_element(bytes, t.type.dtype, i, to_dtype_value(ours[k].values[i], t.type.dtype));
           compare::OutputTensor got{t.type.dtype, bytes, stored[k].shape, static_cast<float>(t.quant.scale),
                                     t.quant.zero_point};
-          const compare::Comparison cmp = compare::compare_output(got, stored[k].values, *tol);
+          const compare::Comparison cmp = compare::compare_output(got, stored[k].values, tol->tolerance);
           if (cmp.verdict == Verdict::kFailed || cmp.verdict == Verdict::kQualityWarning)
             problem = "output " + t.name + ": " + cmp.message;
         }

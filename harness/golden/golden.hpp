@@ -27,7 +27,8 @@ GoldenReport verify_golden(const Suite& suite, const std::filesystem::path& gold
 // Independent evidence for the references: every golden case under `root`
 // made by someone else (ONNX node tests, a user's NumPy) is recomputed with
 // the op's fp64 reference and compared with the stored outputs under the
-// plan's tolerances. A case the reference does not reproduce is a problem.
+// tolerance that judges it in a run (the manifest's own, else the plan's).
+// A case the reference does not reproduce is a problem.
 GoldenReport check_reference(const Suite& suite, const std::filesystem::path& root);
 
 }  // namespace oprig::harness

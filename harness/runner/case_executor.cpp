@@ -5,11 +5,12 @@
 #include <cstring>
 #include <optional>
 
-#include "cases/derive_plan.hpp"
 #include "cases/tensor_data.hpp"
 #include "compare/comparator.hpp"
 #include "core/dtype.hpp"
 #include "runner/abi_params.hpp"
+#include "runner/case_tolerance.hpp"
+#include "runner/kept_outputs.hpp"
 #include "runner/lifecycle_checks.hpp"
 #include "runner/output_poison.hpp"
 
@@ -95,19 +96,6 @@ std::string types_text(const Case& c) {
 
 std::vector<int64_t> dims_of(const oprig_tensor& t) { return {t.dims, t.dims + std::min<uint32_t>(t.rank, OPRIG_MAX_RANK)}; }
 
-
-// The published default of a data type (cases/derive_plan.hpp), parsed once.
-const compare::Tolerance* default_tolerance_of(oprig_dtype dtype) {
-  static const std::map<oprig_dtype, compare::Tolerance> defaults = [] {
-    std::map<oprig_dtype, compare::Tolerance> m;
-    for (int d = OPRIG_DTYPE_FLOAT_16; d <= OPRIG_DTYPE_BOOL_8; ++d)
-      if (const auto j = default_tolerance(std::string(dtype_name(static_cast<oprig_dtype>(d)))))
-        m[static_cast<oprig_dtype>(d)] = compare::parse_tolerance(*j);
-    return m;
-  }();
-  const auto it = defaults.find(dtype);
-  return it == defaults.end() ? nullptr : &it->second;
-}
 
 }  // namespace
 
@@ -196,10 +184,16 @@ std::string repro_command(const Case& c, const OpContext& op) {
   return op.repro_prefix + " --backend " + c.backend + " --case " + c.id;
 }
 
-reports::CaseResult execute_case(const Case& c, const OpContext& op, const BackendContext& be,
-                                 const std::vector<const Case*>* lifecycle_companions) {
+namespace {
+
+// The case end to end; `artifacts` (non-null under --keep-outputs) receives
+// the inputs, expected and computed outputs as far as the case got.
+reports::CaseResult run_case(const Case& c, const OpContext& op, const BackendContext& be,
+                             const std::vector<const Case*>* lifecycle_companions, CaseArtifacts* artifacts) {
   const Clock::time_point start = Clock::now();
   reports::CaseResult r = case_record(c, &op);
+  // A golden case that cannot run here says why, whatever the machine has.
+  if (!c.not_runnable.empty()) return finish(r, Verdict::kSkipped, c.not_runnable, start);
   if (be.backend == nullptr) return finish(r, Verdict::kSkipped, be.unavailable_reason, start);
   const DeviceInfo& info = be.backend->info();
   auto available = [&](oprig_dtype d) { return std::find(info.dtypes.begin(), info.dtypes.end(), d) != info.dtypes.end(); };
@@ -215,15 +209,19 @@ reports::CaseResult execute_case(const Case& c, const OpContext& op, const Backe
                                                   " but cannot provide it: " + be.no_implementation_reason
                                             : be.no_implementation_reason,
                   start);
-  std::vector<const compare::Tolerance*> tolerances;
+  std::vector<JudgingTolerance> tolerances;
   for (const CaseTensor& t : c.outputs) {
-    tolerances.push_back(find_tolerance(op, c.fill, t.name, t.type.dtype));
-    // A golden case may bring a type the plan has no figure for: the published default.
-    if (tolerances.back() == nullptr && !c.golden_dir.empty()) tolerances.back() = default_tolerance_of(t.type.dtype);
-    if (tolerances.back() == nullptr)
+    std::optional<JudgingTolerance> found;
+    try {
+      found = judging_tolerance(c, op, t);
+    } catch (const std::exception& e) {
+      return finish(r, Verdict::kInvalidSpec, std::string("golden manifest tolerance: ") + e.what(), start);
+    }
+    if (!found)
       return finish(r, Verdict::kInvalidSpec,
                     "the test plan has no tolerance for output " + t.name + " (" +
                         std::string(dtype_name(t.type.dtype)) + ")", start);
+    tolerances.push_back(std::move(*found));
   }
 
   std::vector<TensorData> inputs;
@@ -231,6 +229,7 @@ reports::CaseResult execute_case(const Case& c, const OpContext& op, const Backe
   std::unique_ptr<AbiParams> params;
   try {
     inputs = make_inputs(c, *op.plan);
+    if (artifacts != nullptr) artifacts->inputs = inputs;
     params = std::make_unique<AbiParams>(c.params, *op.space);
   } catch (const std::exception& e) {
     return finish(r, Verdict::kInvalidSpec, e.what(), start);
@@ -254,6 +253,7 @@ reports::CaseResult execute_case(const Case& c, const OpContext& op, const Backe
       return finish(r, Verdict::kInvalidSpec, "the oracle has " + std::to_string(expected.size()) + " outputs, the case " +
                                                   std::to_string(c.outputs.size()), start);
     for (size_t k = 0; k < expected.size(); ++k) r.outputs[k].shape = expected[k].shape;
+    if (artifacts != nullptr) artifacts->expected = expected;
     return std::nullopt;
   };
   // A kernel rejecting a node of a derived plan: failed only if the oracle accepts the node.
@@ -381,6 +381,8 @@ reports::CaseResult execute_case(const Case& c, const OpContext& op, const Backe
     }
   }
 
+  if (artifacts != nullptr) artifacts->got = results[0];
+
   std::string safety;
   for (size_t k = 0; k < in_buf.size(); ++k) {
     if (!in_buf[k]) continue;
@@ -419,11 +421,12 @@ reports::CaseResult execute_case(const Case& c, const OpContext& op, const Backe
     compare::CompareOptions options;
     options.signed_zero = op.signed_zero_outputs.count(c.outputs[k].name) > 0;
     try {
-      cmp = compare::compare_output(got, expected[k].values, *tolerances[k], options);
+      cmp = compare::compare_output(got, expected[k].values, tolerances[k].tolerance, options);
     } catch (const std::exception& e) {
       return finish(r, Verdict::kInvalidSpec, "output " + c.outputs[k].name + ": " + e.what(), start);
     }
     r.outputs[k].stats = to_report(cmp.stats);
+    r.outputs[k].stats->tolerance_source = tolerances[k].described();
     if (!have_stats || (severity(cmp.verdict) > severity(verdict))) {
       r.stats = r.outputs[k].stats;
       have_stats = true;
@@ -460,6 +463,28 @@ reports::CaseResult execute_case(const Case& c, const OpContext& op, const Backe
       return finish(r, Verdict::kFailed, problem + (message.empty() ? "" : " (the single run: " + message + ")"), start);
   }
   return finish(r, verdict, message, start);
+}
+
+}  // namespace
+
+reports::CaseResult execute_case(const Case& c, const OpContext& op, const BackendContext& be,
+                                 const std::vector<const Case*>* lifecycle_companions) {
+  const bool keeping = be.keep != nullptr && be.keep->mode != KeepMode::kNone;
+  CaseArtifacts artifacts;
+  reports::CaseResult r = run_case(c, op, be, lifecycle_companions, keeping ? &artifacts : nullptr);
+  if (keeping && keeps(be.keep->mode, r.verdict)) {
+    // A case refused before its oracle ran (create() or prepare()) is still
+    // worth keeping: its inputs with what the kernel should have computed.
+    if (artifacts.expected.empty() && !artifacts.inputs.empty()) {
+      try {
+        artifacts.expected = expected_outputs(c, op, &be, artifacts.inputs);
+      } catch (const std::exception&) {
+        // keep_case says the case has no expected outputs
+      }
+    }
+    keep_case(*be.keep, c, artifacts, r);
+  }
+  return r;
 }
 
 }  // namespace oprig::harness

@@ -24,6 +24,7 @@
 #include "compare/tolerance.hpp"
 #include "package/loader.hpp"
 #include "reports/results.hpp"
+#include "runner/keep_policy.hpp"
 #include "runner/oracle.hpp"
 
 namespace oprig::harness {
@@ -64,6 +65,9 @@ struct BackendContext {
   Backend* reference_backend = nullptr;
   const oprig_implementation_v1* reference_implementation = nullptr;
   std::string reference_unavailable;
+  // --keep-outputs (nullptr: off): cases whose verdict it names keep their
+  // inputs, expected and computed outputs (runner/kept_outputs.hpp).
+  const KeepPolicy* keep = nullptr;
   // Told what runs next ("create()", "the package's reference: compute()", ...),
   // so a crash or hang is charged to the right party. May be empty.
   std::function<void(const char*)> phase;

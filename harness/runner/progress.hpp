@@ -1,5 +1,7 @@
 // Progress of a long run: a redrawn bar on a terminal, plain lines otherwise
-// (one per finished op × backend group, plus every case that does not pass).
+// (one per finished op × backend group), plus every case someone must act on
+// (FAILED, CRASH, TIMEOUT, INVALID_SPEC, QUALITY_WARNING, MISTRUSTED) with its
+// reproducer; UNIMPLEMENTED and SKIPPED cases are summed up after the run.
 #pragma once
 
 #include <cstddef>

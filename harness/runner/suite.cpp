@@ -51,6 +51,9 @@ std::vector<std::string> selection_args(const Selection& s) {
   if (s.golden_only) args.push_back("--golden-only");
   if (!s.reference_backend.empty()) args.insert(args.end(), {"--reference-backend", s.reference_backend});
   if (s.strict) args.push_back("--strict");
+  if (s.keep.mode != KeepMode::kNone)
+    args.insert(args.end(), {"--keep-outputs", keep_mode_name(s.keep.mode), "--keep-outputs-dir", s.keep.dir.string(),
+                             "--keep-outputs-cap-bytes", std::to_string(s.keep.cap_bytes)});
   return args;
 }
 

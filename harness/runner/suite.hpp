@@ -14,6 +14,7 @@
 #include "cases/case.hpp"
 #include "models/model_case.hpp"
 #include "runner/case_executor.hpp"
+#include "runner/keep_policy.hpp"
 
 namespace oprig::harness {
 
@@ -37,6 +38,9 @@ struct Selection {
   // prepare) a data type the spec declares there is FAILED, not UNIMPLEMENTED
   // (`run --strict`, always in `validate`).
   bool strict = false;
+  // --keep-outputs: what a case's kernel computed, kept beside its inputs and
+  // expected outputs (not part of the run's identity: --resume may change it).
+  KeepPolicy keep;
 };
 
 struct LoadedOp {
@@ -77,7 +81,7 @@ std::filesystem::path installed_path(const std::filesystem::path& relative);  //
 std::filesystem::path default_suite_dir();
 std::filesystem::path default_package_path();
 
-// The argument list that re-creates `selection` in a worker or a repro line.
+// The argument list that re-creates `selection` in a worker (`oprig __worker`).
 std::vector<std::string> selection_args(const Selection& selection);
 
 // Every case of one loaded op on the given backends: generated from the plan,

@@ -162,6 +162,7 @@ int run_worker(const Selection& selection, const std::string& op_name, const std
   be.phase = [](const char* what) { emit(std::string("PHASE ") + what + "\n"); };
 
   be.strict = selection.strict;
+  be.keep = &selection.keep;
   const std::vector<Case> cases = op_cases(op, selection, {backend_name});
   const LifecyclePlan lifecycle(cases, op.plan);
   std::map<std::string, const Case*> by_id;

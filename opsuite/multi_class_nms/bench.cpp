@@ -5,6 +5,10 @@
 //   BM_MultiClassNmsPlainLoop/case:C      per class: candidates, std::sort by
 //       score, greedy with a scalar double IoU against the kept boxes; merge
 //       with std::sort (one thread)
+// and the device kernels, device time per execute (device_kernel_bench.hpp:
+// create, prepare and resolve_shapes once, as for the cpu rows; each
+// iteration the whole selection on the device):
+//   BM_MultiClassNmsOpenCL/case:C, BM_MultiClassNmsVulkan/case:C
 // Cases: 0 — SSD-like: 1 x 1917 boxes x 91 classes, small boxes, score
 // threshold 0.3, max_detections 100; 1 — dense: 1 x 6000 boxes x 4 classes,
 // large overlapping boxes, max_detections 300 (most candidates suppressed).
@@ -17,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/micro/device_kernel_bench.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "runner/kernel_session.hpp"
 
@@ -54,6 +59,23 @@ const Data& data(size_t c) {
   return d;
 }
 
+ParamList params_of(const BenchCase& bc) {
+  return ParamList().add_float("score_threshold", bc.score_threshold).add_int("max_detections", bc.max_detections);
+}
+
+std::vector<HostTensor> inputs_of(size_t c) {
+  const BenchCase& bc = kCases[c];
+  return {HostTensor::of(OPRIG_DTYPE_FLOAT_32, {1, bc.n, 4}, data(c).boxes),
+          HostTensor::of(OPRIG_DTYPE_FLOAT_32, {1, bc.n, bc.classes}, data(c).scores)};
+}
+
+std::vector<oprig_tensor> outputs_of() {
+  std::vector<oprig_tensor> outputs(4);
+  outputs[0].dtype = outputs[1].dtype = OPRIG_DTYPE_FLOAT_32;
+  outputs[2].dtype = outputs[3].dtype = OPRIG_DTYPE_INT_32;
+  return outputs;
+}
+
 struct Session {
   std::unique_ptr<oprig::CpuBackend> backend;
   std::unique_ptr<KernelSession> kernel;
@@ -65,16 +87,8 @@ std::unique_ptr<Session> make(unsigned threads, size_t c) {
   s->backend = std::make_unique<oprig::CpuBackend>(threads);
   const oprig_implementation_v1* impl = oprig::harness::opsuite_implementation(OPRIG_BACKEND_CPU, &s->error);
   if (impl == nullptr) return s;
-  const BenchCase& bc = kCases[c];
-  std::vector<oprig_tensor> outputs(4);
-  outputs[0].dtype = outputs[1].dtype = OPRIG_DTYPE_FLOAT_32;
-  outputs[2].dtype = outputs[3].dtype = OPRIG_DTYPE_INT_32;
-  s->kernel = std::make_unique<KernelSession>(
-      *s->backend, *impl, "MultiClassNms",
-      ParamList().add_float("score_threshold", bc.score_threshold).add_int("max_detections", bc.max_detections),
-      std::vector<HostTensor>{HostTensor::of(OPRIG_DTYPE_FLOAT_32, {1, bc.n, 4}, data(c).boxes),
-                              HostTensor::of(OPRIG_DTYPE_FLOAT_32, {1, bc.n, bc.classes}, data(c).scores)},
-      outputs);
+  s->kernel = std::make_unique<KernelSession>(*s->backend, *impl, "MultiClassNms", params_of(kCases[c]), inputs_of(c),
+                                              outputs_of());
   if (!s->kernel->ok()) s->error = s->kernel->error();
   return s;
 }
@@ -159,8 +173,21 @@ void BM_MultiClassNmsPlainLoop(benchmark::State& state) {
   state.counters["detections"] = static_cast<double>(found);
 }
 
+void device_nms(benchmark::State& state, const std::string& backend) {
+  const auto c = static_cast<size_t>(state.range(0));
+  auto& kernel = oprig::bench::device_kernel("multi_class_nms/" + std::to_string(c), backend, "MultiClassNms",
+                                             params_of(kCases[c]), [c] { return inputs_of(c); }, outputs_of());
+  oprig::bench::time_device_kernel(state, kernel, kCases[c].n * kCases[c].classes);
+  if (kernel.session && kernel.session->ok()) state.counters["detections"] = static_cast<double>(kernel.session->output(3).as<int32_t>().at(0));
+}
+
+void BM_MultiClassNmsOpenCL(benchmark::State& state) { device_nms(state, "opencl"); }
+void BM_MultiClassNmsVulkan(benchmark::State& state) { device_nms(state, "vulkan"); }
+
 }  // namespace
 
 BENCHMARK(BM_MultiClassNmsCpu)->ArgNames({"case", "threads"})
     ->ArgsProduct({{0, 1}, {1, 2}})->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_MultiClassNmsPlainLoop)->ArgName("case")->Arg(0)->Arg(1)->UseRealTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_MultiClassNmsOpenCL)->ArgName("case")->Arg(0)->Arg(1)->UseManualTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_MultiClassNmsVulkan)->ArgName("case")->Arg(0)->Arg(1)->UseManualTime()->Unit(benchmark::kMicrosecond);

@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "common/kernel.hpp"
+#include "multi_class_nms/selection.hpp"
 
 namespace oprig::opsuite {
 
@@ -58,12 +59,10 @@ struct Corners {
 
 struct NmsCpuKernel : KernelBase {
   const oprig_backend_context* ctx = nullptr;
-  float iou_threshold = 0.5f, score_threshold = 0.0f;
-  int64_t max_detections = 100, per_class = 0;
-  bool center_size = false;
+  multi_class_nms::Params p;
+  multi_class_nms::Geometry g;
 
-  size_t batch = 0, n = 0, classes = 0, limit = 0;
-  std::vector<size_t> feature_row;  // elements per box of each features input
+  size_t batch = 0, n = 0, classes = 0, limit = 0;  // g's, as the loops use them
 
   // Workspace of one run.
   std::vector<double> corners;           // batch x 5 x n
@@ -85,24 +84,12 @@ void decode(NmsCpuKernel& k, const float* boxes, size_t b) {
   double* out = k.corners.data() + b * 5 * k.n;
   for (size_t i = 0; i < k.n; ++i) {
     const float* box = boxes + (b * k.n + i) * 4;
-    double y1, x1, y2, x2;
-    if (k.center_size) {  // [x_center, y_center, width, height]
-      x1 = static_cast<double>(box[0]) - static_cast<double>(box[2]) / 2;
-      x2 = static_cast<double>(box[0]) + static_cast<double>(box[2]) / 2;
-      y1 = static_cast<double>(box[1]) - static_cast<double>(box[3]) / 2;
-      y2 = static_cast<double>(box[1]) + static_cast<double>(box[3]) / 2;
-    } else {
-      y1 = box[0];
-      x1 = box[1];
-      y2 = box[2];
-      x2 = box[3];
-    }
-    const double ymin = std::min(y1, y2), xmin = std::min(x1, x2), ymax = std::max(y1, y2), xmax = std::max(x1, x2);
-    out[i] = ymin;
-    out[k.n + i] = xmin;
-    out[2 * k.n + i] = ymax;
-    out[3 * k.n + i] = xmax;
-    out[4 * k.n + i] = (ymax - ymin) * (xmax - xmin);
+    const multi_class_nms::Corners c = multi_class_nms::corners_of(box[0], box[1], box[2], box[3], k.p.center_size);
+    out[i] = c.ymin;
+    out[k.n + i] = c.xmin;
+    out[2 * k.n + i] = c.ymax;
+    out[3 * k.n + i] = c.xmax;
+    out[4 * k.n + i] = c.area;
   }
 }
 
@@ -188,12 +175,6 @@ bool suppressed(oprig_cpu_isa isa, const KeptBoxes& kb, const Candidate& c, doub
   return suppressed_scalar(kb, c, t);
 }
 
-// Scores above the threshold (never NaN) as a monotone integer key.
-inline uint32_t score_key(float s) {
-  const auto b = static_cast<int32_t>(std::bit_cast<uint32_t>(s + 0.0f));  // -0 + 0 = +0
-  return static_cast<uint32_t>(b ^ static_cast<int32_t>(static_cast<uint32_t>(b >> 31) >> 1)) ^ 0x80000000u;
-}
-
 // Buffers of one task, from new (std::nothrow): an exception must not escape
 // a pool thread.
 struct ClassBuffers {
@@ -222,15 +203,15 @@ void select_class(const NmsCpuKernel& k, ClassBuffers& buf, const float* scores,
   const float* s = scores + b * k.n * k.classes + cls;
   for (size_t i = 0; i < k.n; ++i) {  // branch-free: whether a score passes is a coin toss
     const float v = s[i * k.classes];
-    ranks[m] = (static_cast<uint64_t>(score_key(v)) << 32) | static_cast<uint32_t>(~static_cast<uint32_t>(i));
-    m += v > k.score_threshold;
+    ranks[m] = (static_cast<uint64_t>(multi_class_nms::score_key(v)) << 32) | static_cast<uint32_t>(~static_cast<uint32_t>(i));
+    m += v > k.p.score_threshold;
   }
   std::make_heap(ranks, ranks + m);
   const size_t padded = (k.limit + kLanes - 1) / kLanes * kLanes + kLanes;
   double* base = buf.kept.get();
   KeptBoxes kb{base, base + padded, base + 2 * padded, base + 3 * padded, base + 4 * padded, 0};
   const Corners corners = corners_of(k, b);
-  const double t = k.iou_threshold;
+  const double t = k.p.iou_threshold;
   size_t kept = 0;
   while (m > 0 && kept < k.limit) {
     std::pop_heap(ranks, ranks + m);
@@ -267,7 +248,7 @@ void class_tasks(void* arg, size_t begin, size_t end) {
 // ---- 3. merge ----------------------------------------------------------------------------------
 
 void merge(NmsCpuKernel& k, size_t b) {
-  Detection* out = k.detections.data() + b * static_cast<size_t>(k.max_detections);
+  Detection* out = k.detections.data() + b * static_cast<size_t>(k.p.max_detections);
   std::vector<Detection> all;
   for (size_t cls = 0; cls < k.classes; ++cls) {
     const size_t t = b * k.classes + cls;
@@ -276,7 +257,7 @@ void merge(NmsCpuKernel& k, size_t b) {
       all.push_back({e.score, static_cast<int32_t>(cls), e.box});
     }
   }
-  const size_t keep = std::min(all.size(), static_cast<size_t>(k.max_detections));
+  const size_t keep = std::min(all.size(), static_cast<size_t>(k.p.max_detections));
   std::partial_sort(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(keep), all.end(),
                     [](const Detection& x, const Detection& y) {
                       if (x.score != y.score) return x.score > y.score;
@@ -317,77 +298,33 @@ oprig_status run_selection(NmsCpuKernel& k, const oprig_tensor* inputs) {
 oprig_status create(const oprig_backend_context* ctx, const oprig_param* params, size_t num_params,
                     oprig_kernel** out_kernel) {
   *out_kernel = nullptr;
-  const std::optional<int> coding = enum_param(params, num_params, "box_coding", {"CORNERS", "CENTER_SIZE"});
-  if (coding && *coding < 0) return OPRIG_STATUS_INVALID_ARGUMENT;
+  const std::optional<multi_class_nms::Params> p = multi_class_nms::read_params(params, num_params);
+  if (!p) return OPRIG_STATUS_INVALID_ARGUMENT;
   auto* k = new (std::nothrow) NmsCpuKernel();
   if (k == nullptr) return OPRIG_STATUS_OUT_OF_MEMORY;
   k->ops = &oprig_multi_class_nms__cpu;
   k->ctx = ctx;
-  k->iou_threshold = static_cast<float>(scalar_param(params, num_params, "iou_threshold").value_or(0.5));
-  k->score_threshold = static_cast<float>(scalar_param(params, num_params, "score_threshold").value_or(0.0));
-  k->max_detections = static_cast<int64_t>(scalar_param(params, num_params, "max_detections").value_or(100));
-  k->per_class = static_cast<int64_t>(scalar_param(params, num_params, "max_detections_per_class").value_or(0));
-  k->center_size = coding.value_or(0) == 1;
-  if (k->max_detections < 1 || k->per_class < 0 || !(k->iou_threshold >= 0 && k->iou_threshold <= 1)) {
-    delete k;
-    return OPRIG_STATUS_INVALID_ARGUMENT;
-  }
+  k->p = *p;
   *out_kernel = to_handle(k);
   return OPRIG_STATUS_OK;
 }
 
-bool is_plain(const oprig_tensor& t, oprig_dtype dtype) { return t.dtype == dtype && t.scale == 0; }
-
 oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t num_inputs, oprig_tensor* outputs,
                      size_t num_outputs) {
-  if (num_inputs < 2 || num_outputs != num_inputs + 2) return OPRIG_STATUS_INVALID_ARGUMENT;
   auto* k = from_handle<NmsCpuKernel>(handle);
-  const oprig_tensor& boxes = inputs[0];
-  const oprig_tensor& scores = inputs[1];
-  for (size_t i = 0; i < num_inputs; ++i)
-    if (!is_plain(inputs[i], OPRIG_DTYPE_FLOAT_32)) return OPRIG_STATUS_UNSUPPORTED;
-  if (!is_plain(outputs[0], OPRIG_DTYPE_FLOAT_32) || !is_plain(outputs[1], OPRIG_DTYPE_FLOAT_32) ||
-      !is_plain(outputs[2], OPRIG_DTYPE_INT_32) || !is_plain(outputs[3], OPRIG_DTYPE_INT_32))
-    return OPRIG_STATUS_UNSUPPORTED;
-  for (size_t o = 4; o < num_outputs; ++o)
-    if (!is_plain(outputs[o], OPRIG_DTYPE_FLOAT_32)) return OPRIG_STATUS_UNSUPPORTED;
-  if (boxes.rank != 3 || boxes.dims[2] != 4 || scores.rank != 3 || scores.dims[0] != boxes.dims[0] ||
-      scores.dims[1] != boxes.dims[1] || boxes.dims[1] > INT32_MAX)
-    return OPRIG_STATUS_INVALID_ARGUMENT;
-  k->batch = static_cast<size_t>(boxes.dims[0]);
-  k->n = static_cast<size_t>(boxes.dims[1]);
-  k->classes = static_cast<size_t>(scores.dims[2]);
-  k->feature_row.clear();
-  for (size_t f = 2; f < num_inputs; ++f) {
-    const oprig_tensor& t = inputs[f];
-    if (t.rank < 2 || t.dims[0] != boxes.dims[0] || t.dims[1] != boxes.dims[1]) return OPRIG_STATUS_INVALID_ARGUMENT;
-    size_t row = 1;
-    for (uint32_t d = 2; d < t.rank; ++d) row *= static_cast<size_t>(t.dims[d]);
-    k->feature_row.push_back(row);
-  }
-  const size_t per_class = k->per_class > 0 ? static_cast<size_t>(k->per_class) : k->n;
-  k->limit = std::min({per_class, static_cast<size_t>(k->max_detections), k->n});
-
+  k->g.features.clear();
   // The detection dimension depends on the values: resolve_shapes() sets it.
-  outputs[0].rank = 3;
-  outputs[0].dims[0] = boxes.dims[0], outputs[0].dims[1] = -1, outputs[0].dims[2] = 4;
-  for (int o : {1, 2}) {
-    outputs[o].rank = 2;
-    outputs[o].dims[0] = boxes.dims[0], outputs[o].dims[1] = -1;
-  }
-  outputs[3].rank = 1;
-  outputs[3].dims[0] = boxes.dims[0];
-  for (size_t f = 2; f < num_inputs; ++f) {
-    oprig_tensor& y = outputs[f + 2];
-    y.rank = inputs[f].rank;
-    std::copy(inputs[f].dims, inputs[f].dims + inputs[f].rank, y.dims);
-    y.dims[1] = -1;
-  }
+  const oprig_status st = multi_class_nms::plan(k->p, inputs, num_inputs, outputs, num_outputs, false, &k->g);
+  if (st != OPRIG_STATUS_OK) return st;
+  k->batch = k->g.batch;
+  k->n = k->g.n;
+  k->classes = k->g.classes;
+  k->limit = k->g.limit;
   try {
     k->corners.assign(k->batch * 5 * k->n, 0.0);
     k->kept.assign(k->batch * k->classes * k->limit, Kept{});
     k->kept_count.assign(k->batch * k->classes, 0);
-    k->detections.assign(k->batch * static_cast<size_t>(k->max_detections), Detection{});
+    k->detections.assign(k->batch * static_cast<size_t>(k->p.max_detections), Detection{});
     k->count.assign(k->batch, 0);
   } catch (const std::bad_alloc&) {
     return OPRIG_STATUS_OUT_OF_MEMORY;
@@ -398,19 +335,17 @@ oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
 oprig_status resolve_shapes(oprig_kernel* handle, const oprig_tensor* inputs, size_t num_inputs, oprig_tensor* outputs,
                             size_t num_outputs) {
   auto* k = from_handle<NmsCpuKernel>(handle);
-  if (num_inputs != k->feature_row.size() + 2 || num_outputs != num_inputs + 2) return OPRIG_STATUS_INVALID_ARGUMENT;
+  if (num_inputs != k->g.features.size() + 2 || num_outputs != num_inputs + 2) return OPRIG_STATUS_INVALID_ARGUMENT;
   const oprig_status s = run_selection(*k, inputs);
   if (s != OPRIG_STATUS_OK) return s;
-  const auto depth = static_cast<int64_t>(k->depth);
-  for (size_t o = 0; o < num_outputs; ++o)
-    if (o != 3) outputs[o].dims[1] = depth;
+  multi_class_nms::set_depth(outputs, num_outputs, static_cast<int64_t>(k->depth));
   return OPRIG_STATUS_OK;
 }
 
 oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t num_inputs, const oprig_tensor* outputs,
                      size_t num_outputs, oprig_execute_info*) {
   auto* k = from_handle<NmsCpuKernel>(handle);
-  if (num_inputs != k->feature_row.size() + 2 || num_outputs != num_inputs + 2) return OPRIG_STATUS_INVALID_ARGUMENT;
+  if (num_inputs != k->g.features.size() + 2 || num_outputs != num_inputs + 2) return OPRIG_STATUS_INVALID_ARGUMENT;
   const oprig_status s = run_selection(*k, inputs);
   if (s != OPRIG_STATUS_OK) return s;
   // The outputs were sized by resolve_shapes(): the same values give the same depth.
@@ -422,7 +357,7 @@ oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   auto* out_classes = static_cast<int32_t*>(outputs[2].data);
   auto* out_count = static_cast<int32_t*>(outputs[3].data);
   for (size_t b = 0; b < k->batch; ++b) {
-    const Detection* d = k->detections.data() + b * static_cast<size_t>(k->max_detections);
+    const Detection* d = k->detections.data() + b * static_cast<size_t>(k->p.max_detections);
     const size_t found = k->count[b];
     out_count[b] = static_cast<int32_t>(found);
     for (size_t j = 0; j < depth; ++j) {
@@ -436,8 +371,8 @@ oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
         out_scores[at] = 0.0f;
         out_classes[at] = -1;
       }
-      for (size_t f = 0; f < k->feature_row.size(); ++f) {
-        const size_t row = k->feature_row[f];
+      for (size_t f = 0; f < k->g.features.size(); ++f) {
+        const size_t row = k->g.features[f].row;
         float* dst = static_cast<float*>(outputs[4 + f].data) + at * row;
         if (j < found)
           std::memcpy(dst, static_cast<const float*>(inputs[2 + f].data) + (b * k->n + static_cast<size_t>(d[j].box)) * row,
@@ -454,11 +389,7 @@ void destroy(oprig_kernel* handle) { delete from_handle<NmsCpuKernel>(handle); }
 
 oprig_status cost(const oprig_kernel* handle, oprig_cost* out) {
   const auto* k = from_handle<const NmsCpuKernel>(handle);
-  // Reading every score once per class and every box once; the comparisons
-  // depend on the values and are not counted.
-  out->flops = k->batch * k->classes * k->n;
-  out->bytes_read = k->batch * k->n * (4 + k->classes) * sizeof(float);
-  out->bytes_written = k->batch * (k->depth * (4 + 2) * 4 + 4);
+  *out = multi_class_nms::cost(k->g, k->depth);
   return OPRIG_STATUS_OK;
 }
 

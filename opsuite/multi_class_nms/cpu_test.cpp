@@ -3,7 +3,7 @@
 // for ONNX's suppress-by-IoU example, identical boxes, an IoU exactly at the
 // threshold, boxes without area, padding of a batch with fewer detections
 // and gathered features; on random inputs every ISA path and thread count
-// gives bit for bit what a plain greedy loop in this file gives.
+// gives bit for bit what a plain greedy loop gives (test_oracle.hpp).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -16,6 +16,7 @@
 
 #include "cpu/cpu_backend.hpp"
 #include "cpu/cpu_isa.hpp"
+#include "multi_class_nms/test_oracle.hpp"
 #include "runner/kernel_session.hpp"
 
 namespace oprig::harness {
@@ -28,18 +29,10 @@ const oprig_implementation_v1& cpu_impl() {
   return *impl;
 }
 
-struct Params {
-  float iou = 0.5f, score = 0.0f;
-  int max_detections = 100, per_class = 0;
-  bool center_size = false;
-};
-
-struct Result {
-  std::vector<int64_t> boxes_shape;
-  std::vector<float> boxes, scores;
-  std::vector<int32_t> classes, count;
-  std::vector<std::vector<float>> features;
-};
+using nms_test::Oracle;
+using nms_test::oracle;
+using nms_test::Params;
+using nms_test::Result;
 
 Result nms(CpuBackend& backend, const HostTensor& boxes, const HostTensor& scores,
            const std::vector<HostTensor>& features, const Params& p) {
@@ -140,69 +133,6 @@ TEST(MultiClassNmsCpu, BoxesWithoutAreaNeverSuppressAndAreNeverSuppressed) {
     p.iou = 0.0f;  // any overlap of real boxes would suppress
     EXPECT_EQ(nms(backend, boxes, scores, {}, p).count, std::vector<int32_t>{4}) << "isa " << isa;
   }
-}
-
-// ---- random inputs against a plain greedy loop ------------------------------------------------
-
-struct Oracle {
-  std::vector<int32_t> count, classes;
-  std::vector<float> scores, box_index;
-  int64_t depth = 0;
-};
-
-Oracle oracle(const std::vector<float>& boxes, const std::vector<float>& scores, int64_t batch, int64_t n,
-              int64_t classes, const Params& p) {
-  auto corner = [&](int64_t b, int64_t i, int e) { return static_cast<double>(boxes[static_cast<size_t>((b * n + i) * 4 + e)]); };
-  struct D {
-    float s;
-    int64_t c, i;
-  };
-  std::vector<std::vector<D>> found(static_cast<size_t>(batch));
-  for (int64_t b = 0; b < batch; ++b) {
-    auto box = [&](int64_t i) {
-      const double y1 = corner(b, i, 0), x1 = corner(b, i, 1), y2 = corner(b, i, 2), x2 = corner(b, i, 3);
-      std::vector<double> v = {std::min(y1, y2), std::min(x1, x2), std::max(y1, y2), std::max(x1, x2)};
-      v.push_back((v[2] - v[0]) * (v[3] - v[1]));
-      return v;
-    };
-    for (int64_t c = 0; c < classes; ++c) {
-      std::vector<int64_t> order;
-      for (int64_t i = 0; i < n; ++i)
-        if (scores[static_cast<size_t>((b * n + i) * classes + c)] > p.score) order.push_back(i);
-      auto s = [&](int64_t i) { return scores[static_cast<size_t>((b * n + i) * classes + c)]; };
-      std::stable_sort(order.begin(), order.end(), [&](int64_t x, int64_t y) { return s(x) > s(y); });
-      std::vector<int64_t> kept;
-      for (int64_t i : order) {
-        if (p.per_class > 0 && static_cast<int>(kept.size()) == p.per_class) break;
-        bool hit = false;
-        const std::vector<double> a = box(i);
-        for (int64_t k : kept) {
-          const std::vector<double> q = box(k);
-          if (a[4] <= 0 || q[4] <= 0) continue;
-          const double h = std::min(a[2], q[2]) - std::max(a[0], q[0]), w = std::min(a[3], q[3]) - std::max(a[1], q[1]);
-          if (h <= 0 || w <= 0) continue;
-          if (h * w / (q[4] + a[4] - h * w) > static_cast<double>(p.iou)) hit = true;
-        }
-        if (!hit) kept.push_back(i);
-      }
-      for (int64_t i : kept) found[static_cast<size_t>(b)].push_back({s(i), c, i});
-    }
-    auto& d = found[static_cast<size_t>(b)];
-    std::stable_sort(d.begin(), d.end(), [](const D& x, const D& y) { return x.s > y.s; });  // classes were in order
-    if (static_cast<int>(d.size()) > p.max_detections) d.resize(static_cast<size_t>(p.max_detections));
-  }
-  Oracle o;
-  for (const auto& d : found) o.depth = std::max<int64_t>(o.depth, static_cast<int64_t>(d.size()));
-  for (const auto& d : found) {
-    o.count.push_back(static_cast<int32_t>(d.size()));
-    for (int64_t j = 0; j < o.depth; ++j) {
-      const bool real = j < static_cast<int64_t>(d.size());
-      o.classes.push_back(real ? static_cast<int32_t>(d[static_cast<size_t>(j)].c) : -1);
-      o.scores.push_back(real ? d[static_cast<size_t>(j)].s : 0.0f);
-      o.box_index.push_back(real ? static_cast<float>(d[static_cast<size_t>(j)].i) : 0.0f);
-    }
-  }
-  return o;
 }
 
 TEST(MultiClassNmsCpu, EveryIsaAndThreadCountKeepsWhatAPlainGreedyLoopKeeps) {

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "reports/atomic_file.hpp"
+#include "reports/coverage.hpp"
 #include "reports/html/style_css.h"
 #include "reports/html/svg_chart.hpp"
 #include "reports/summary.hpp"
@@ -77,6 +78,41 @@ std::string head_section(const RunResults& results) {
   return out;
 }
 
+// Shown per backend; the rest are in "Cases that did not pass" below.
+constexpr size_t kBannerReasons = 6;
+
+// Per backend: what passed, what did not, what was not tested and why.
+std::string coverage_table(const RunResults& results) {
+  const std::vector<BackendCoverage> backends = coverage_by_backend(results);
+  if (backends.empty()) return {};
+  std::string out = "<table id=\"coverage\"><thead><tr><th>backend</th><th class=\"num\">passed</th>"
+                    "<th class=\"num\">warnings</th><th class=\"num\">failing</th><th class=\"num\">not tested</th>"
+                    "<th>why not tested</th></tr></thead><tbody>\n";
+  for (const BackendCoverage& b : backends) {
+    out += "<tr><td><strong>" + html_escape(b.backend) + "</strong></td><td class=\"num\">" + std::to_string(b.passed) +
+           "</td><td class=\"num\">" + std::to_string(b.noted) + "</td><td class=\"num\">" + std::to_string(b.failing) +
+           "</td><td class=\"num\">" + std::to_string(b.not_tested) + "</td><td>";
+    if (b.reasons.empty()) out += "&mdash;";
+    out += "<ul class=\"reasons\">";
+    for (size_t i = 0; i < b.reasons.size() && i < kBannerReasons; ++i) {
+      const ReasonCount& r = b.reasons[i];
+      // A reason that names no op ("prepare() does not support these data types") says which ops gave it.
+      std::string ops;
+      if (std::none_of(r.ops.begin(), r.ops.end(), [&](const std::string& op) { return r.reason.find(op) != std::string::npos; }))
+        for (const std::string& op : r.ops) ops += (ops.empty() ? " <span class=\"muted\">(" : ", ") + html_escape(op);
+      if (!ops.empty()) ops += ")</span>";
+      out += "<li>" + std::to_string(r.count) + " " + badge(r.verdict) + " " +
+             (r.reason.empty() ? std::string("(no reason given)") : html_escape(r.reason)) + ops + "</li>";
+    }
+    out += "</ul>";
+    if (b.reasons.size() > kBannerReasons)
+      out += "<div class=\"muted\">" + std::to_string(b.reasons.size() - kBannerReasons) +
+             " more reasons: see <a href=\"#not-tested\">Not tested here</a> and results.json</div>";
+    out += "</td></tr>\n";
+  }
+  return out + "</tbody></table>\n";
+}
+
 std::string banner(const RunResults& results) {
   const VerdictCounts counts = count_verdicts(results);
   std::string out = "<header>\n<h1>oprig report</h1>\n";
@@ -84,21 +120,18 @@ std::string banner(const RunResults& results) {
   if (!results.complete)
     out += "<div class=\"banner v-failed\" id=\"incomplete\">INCOMPLETE: " + html_escape(results.incomplete_reason) +
            "</div>\n";
-  if (results.cases.empty()) {
-    out += "<div class=\"banner v-skipped\">No cases in this run</div>\n";
-  } else if (exit_code_for(results) != kExitOk) {
-    out += "<div class=\"banner v-failed\">FAILED: " + std::to_string(counts.failures()) + " of " +
-           std::to_string(counts.total()) + " cases have a failing verdict</div>\n";
-  } else {
-    out += "<div class=\"banner v-passed\">PASSED: " + std::to_string(counts.total()) +
-           " cases, none failing</div>\n";
-  }
+  const int code = exit_code_for(results);
+  const char* tone = results.cases.empty() || code == kExitNothingTested ? "v-skipped"
+                     : code == kExitOk                                   ? "v-passed"
+                                                                         : "v-failed";
+  out += "<div class=\"banner " + std::string(tone) + "\" id=\"verdict-banner\">" + html_escape(headline(results)) +
+         "</div>\n";
   out += "<div class=\"chips\">";
   for (Verdict v : kAllVerdicts)
     if (counts[v] > 0)
       out += "<span class=\"badge " + verdict_class(v) + "\">" + std::to_string(counts[v]) + " " +
              std::string(verdict_name(v)) + "</span>";
-  out += "</div>\n</header>\n";
+  out += "</div>\n" + coverage_table(results) + "</header>\n";
   return out;
 }
 
@@ -199,6 +232,7 @@ std::string stats_block(const CompareStats& s) {
                     " &middot; max rel " + format_number(s.max_rel) + " &middot; max ulp " +
                     format_number(s.max_ulp) + " &middot; zero fraction " + format_number(s.zero_fraction, 3);
   if (!s.tolerance.empty()) out += " &middot; tolerance <code>" + html_escape(s.tolerance) + "</code>";
+  if (!s.tolerance_source.empty()) out += " <span class=\"rule\">(" + html_escape(s.tolerance_source) + ")</span>";
   out += "</div>\n";
   if (s.first_mismatches.empty()) return out;
   out += "<table class=\"mismatches\"><thead><tr><th class=\"num\">index</th><th>coords</th>"
@@ -259,6 +293,12 @@ std::string case_card(const CaseResult& c, bool open) {
   } else if (c.stats) {
     out += stats_block(*c.stats);
   }
+  if (!c.kept_dir.empty())
+    out += "<div class=\"kept\">Inputs, the kernel's outputs (<code>got*.npy</code>) and the expected ones "
+           "(<code>out*.npy</code>) are kept in <code>" + html_escape(c.kept_dir) +
+           "</code>, a golden case: <code>--golden</code> with that folder runs it again.</div>\n";
+  else if (!c.kept_note.empty())
+    out += "<div class=\"kept muted\">Outputs " + html_escape(c.kept_note) + "</div>\n";
   out += repro_block(c);
   out += "</details>\n";
   return out;
@@ -297,6 +337,34 @@ std::string non_passing_section(const RunResults& results) {
              " more are listed in results.json.</p>\n";
   }
   return out;
+}
+
+// Which rule judged which cases: each distinct tolerance with where it comes
+// from (plan, fill, golden manifest, default) and how many outputs it judged.
+std::string tolerance_section(const RunResults& results) {
+  using Key = std::tuple<std::string, std::string, std::string>;  // op, rule, source
+  std::vector<Key> order;
+  std::map<Key, std::pair<uint64_t, uint64_t>> judged;  // outputs, of which not passing
+  for (const CaseResult& c : results.cases)
+    for (const TensorRecord& t : c.outputs) {
+      if (!t.stats) continue;
+      const Key key{c.op, t.stats->tolerance, t.stats->tolerance_source};
+      auto [it, fresh] = judged.try_emplace(key, 0, 0);
+      if (fresh) order.push_back(key);
+      ++it->second.first;
+      if (c.verdict != Verdict::kPassed) ++it->second.second;
+    }
+  std::string out = "<h2 id=\"tolerances\">Tolerances that judged this run</h2>\n";
+  if (order.empty()) return out + "<p class=\"muted\">No output was compared.</p>\n";
+  out += "<table id=\"tolerance-rules\"><thead><tr><th>op</th><th>rule</th><th class=\"num\">outputs judged</th>"
+         "<th class=\"num\">in cases not passing</th><th>from, and why</th></tr></thead><tbody>\n";
+  for (const Key& key : order) {
+    const auto& [count, not_passing] = judged[key];
+    out += "<tr><td>" + html_escape(std::get<0>(key)) + "</td><td><code>" + text_or_dash(std::get<1>(key)) +
+           "</code></td><td class=\"num\">" + std::to_string(count) + "</td><td class=\"num\">" +
+           std::to_string(not_passing) + "</td><td>" + text_or_dash(std::get<2>(key)) + "</td></tr>\n";
+  }
+  return out + "</tbody></table>\n";
 }
 
 std::string bar_class(const std::string& backend) {
@@ -462,6 +530,7 @@ std::string render_html(const RunResults& results, const PerfBaseline* baseline)
   page += summary_matrix_section(results);
   page += legend_section();
   page += non_passing_section(results);
+  page += tolerance_section(results);
   page += perf_section(results, baseline);
   page += footer(results);
   return page;

@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "reports/atomic_file.hpp"
+#include "reports/coverage.hpp"
 #include "reports/summary.hpp"
 
 namespace oprig::reports {
@@ -20,7 +21,8 @@ std::string render_results_json(const RunResults& results) {
     if (counts[v] > 0) verdicts[std::string(verdict_name(v))] = counts[v];
   j["summary"] = {{"total", counts.total()},
                   {"verdicts", verdicts},
-                  {"exit_code", exit_code_for(results)}};
+                  {"exit_code", exit_code_for(results)},
+                  {"headline", headline(results)}};
   return dump_json(j, 2) + "\n";
 }
 

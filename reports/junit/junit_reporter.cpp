@@ -67,7 +67,7 @@ std::string case_details(const CaseResult& c) {
     out << "compare" << label << ": " << s.mismatches << "/" << s.count << " mismatches, max_abs "
         << format_number(s.max_abs) << ", max_rel " << format_number(s.max_rel) << ", max_ulp "
         << format_number(s.max_ulp) << ", zero_fraction " << format_number(s.zero_fraction)
-        << ", tolerance " << s.tolerance << "\n";
+        << ", tolerance " << s.tolerance << (s.tolerance_source.empty() ? "" : " (" + s.tolerance_source + ")") << "\n";
     for (const Mismatch& m : s.first_mismatches)
       out << "  [" << m.index << "] got " << format_number(m.got, 9) << " expected "
           << format_number(m.expected, 9) << " (" << format_number(m.ulp) << " ulp)\n";
@@ -86,6 +86,7 @@ std::string case_details(const CaseResult& c) {
     if (p.sim_cycles) out << ", " << p.sim_cycles << " simulated cycles";
     out << "\n";
   }
+  if (!c.kept_dir.empty()) out << "outputs kept in: " << c.kept_dir << "\n";
   if (!c.repro.empty()) out << "repro: " << c.repro << "\n";
   return out.str();
 }

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Renders an oprig report.html in headless Chromium and fails unless the
 # rendered DOM holds the summary matrix (id="summary-matrix") with at least
-# one row. Optionally saves a screenshot for a human to look at.
+# one row and the verdict banner (id="verdict-banner", printed); with
+# EXPECT_BANNER set, the banner's rendered text must contain it. Optionally
+# saves a screenshot for a human to look at.
 #
-#   scripts/ci/check_report_in_browser.sh REPORT.html [SCREENSHOT_DIR]
+#   [EXPECT_BANNER=TEXT] scripts/ci/check_report_in_browser.sh REPORT.html [SCREENSHOT_DIR]
 #
 # Exit: 0 ok, 1 the check failed, 2 usage, 77 Chromium is not installed
 # (CTest treats 77 as skipped).
@@ -47,8 +49,9 @@ if ! run_chromium --dump-dom "$url" >"$work/dom.html" 2>"$work/chromium.log"; th
   exit 1
 fi
 
-# Parse the rendered DOM (not the source) and count the matrix's body rows.
-rows=$(python3 - "$work/dom.html" <<'PY'
+# Parse the rendered DOM (not the source): count the matrix's body rows, and
+# write the banner's text to banner.txt.
+rows=$(python3 - "$work/dom.html" "$work/banner.txt" <<'PY'
 import sys
 from html.parser import HTMLParser
 
@@ -59,8 +62,15 @@ class MatrixRows(HTMLParser):
         self.in_body = False
         self.found = False
         self.rows = 0
+        self.in_banner = False
+        self.banner = None
+    def handle_data(self, data):
+        if self.in_banner:
+            self.banner += data
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
+        if attrs.get("id") == "verdict-banner":
+            self.in_banner, self.banner = True, ""
         if tag == "table":
             if self.depth:
                 self.depth += 1
@@ -72,6 +82,8 @@ class MatrixRows(HTMLParser):
         elif self.depth == 1 and self.in_body and tag == "tr":
             self.rows += 1
     def handle_endtag(self, tag):
+        if tag == "div":
+            self.in_banner = False
         if tag == "table" and self.depth:
             self.depth -= 1
         elif tag == "tbody" and self.depth == 1:
@@ -81,6 +93,9 @@ parser = MatrixRows()
 with open(sys.argv[1], encoding="utf-8", errors="replace") as dom:
     parser.feed(dom.read())
 print(parser.rows if parser.found else -1)
+if parser.banner is not None:
+    with open(sys.argv[2], "w", encoding="utf-8") as out:
+        out.write(" ".join(parser.banner.split()))
 PY
 )
 
@@ -90,6 +105,16 @@ if [[ $rows -lt 0 ]]; then
 fi
 if [[ $rows -lt 1 ]]; then
   echo "check_report_in_browser: the summary matrix in $report has no rows" >&2
+  exit 1
+fi
+if [[ ! -s $work/banner.txt ]]; then
+  echo "check_report_in_browser: the rendered DOM of $report has no verdict banner (id=\"verdict-banner\")" >&2
+  exit 1
+fi
+banner=$(cat "$work/banner.txt")
+echo "banner: $banner"
+if [[ -n ${EXPECT_BANNER:-} && $banner != *"$EXPECT_BANNER"* ]]; then
+  echo "check_report_in_browser: the banner does not say: $EXPECT_BANNER" >&2
   exit 1
 fi
 

@@ -24,7 +24,8 @@ OPSUITE/<op>/onnx_import.py:
         # never silently dropped).
 
 Each imported case becomes OUT/onnx/<op>/onnx_<test>[_<set>][_<name>]/ with
-manifest.json and .npy files. A summary per op (tests found, imported, and the
+manifest.json and .npy files; the manifest carries ONNX's own tolerance
+(rtol 1e-3, atol 1e-7), which judges the case instead of the op's plan. A summary per op (tests found, imported, and the
 ones that cannot map with why) is printed and written to OUT/summary.json.
 Needs python3-onnx and python3-numpy (Debian).
 """
@@ -44,6 +45,16 @@ except ImportError:  # pragma: no cover - reported as a skip by the caller
     sys.exit(77)
 
 DEFAULT_ONNX_DIR = "/usr/share/libonnx-testdata/data/node"
+
+# ONNX judges its node tests with numpy.testing.assert_allclose(rtol=1e-3,
+# atol=1e-7) (onnx/backend/test/runner: assert_similar_outputs): each imported
+# case carries that rule in its manifest, so oprig judges ONNX's expected
+# values by ONNX's own rule instead of the op's plan.
+ONNX_TOLERANCE = {
+    "rtol": 1e-3, "atol": 1e-7,
+    "reason": "ONNX's own rule for its backend node tests: numpy.testing.assert_allclose(rtol=1e-3, atol=1e-7) "
+              "in onnx/backend/test/runner (assert_similar_outputs)",
+}
 
 OPRIG_DTYPES = {
     np.dtype(np.float16): "FLOAT_16", np.dtype(np.float32): "FLOAT_32", np.dtype(np.float64): "FLOAT_64",
@@ -100,7 +111,7 @@ def write_case(case_dir, op, test, mapped):
         outputs.append(tensor_entry(value, f"out{k}.npy", case_dir))
     manifest = {"schema": 2, "generator": "scripts/onnx/import_onnx_tests.py", "source": f"onnx:{test}",
                 "package": "onnx", "op": op, "case": case_dir.name, "params": mapped.get("params", {}),
-                "inputs": inputs, "outputs": outputs}
+                "inputs": inputs, "outputs": outputs, "tolerance": ONNX_TOLERANCE}
     (case_dir / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
 
 

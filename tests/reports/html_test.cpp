@@ -60,6 +60,70 @@ TEST_F(Html, IncompleteRunSaysSoInTheBanner) {
             std::string::npos);
 }
 
+// The sample: cpu 2 PASSED + 1 FAILED; opencl 1 SKIPPED ("no OpenCL platform"),
+// 1 UNIMPLEMENTED ("no f16 kernel"), 1 CRASH.
+TEST_F(Html, BannerSaysWhatPassedFailedAndWasNotTested) {
+  EXPECT_NE(page.find("<div class=\"banner v-failed\" id=\"verdict-banner\">FAILED: 2 of 6 cases failed (1 FAILED, "
+                      "1 CRASH); 2 passed; 2 not tested (1 UNIMPLEMENTED, 1 SKIPPED)</div>"),
+            std::string::npos);
+  // Per backend: passed, warnings, failing, not tested, and why.
+  EXPECT_NE(page.find("<tr><td><strong>cpu</strong></td><td class=\"num\">2</td><td class=\"num\">0</td>"
+                      "<td class=\"num\">1</td><td class=\"num\">0</td><td>&mdash;"),
+            std::string::npos);
+  EXPECT_NE(page.find("<tr><td><strong>opencl</strong></td><td class=\"num\">0</td><td class=\"num\">0</td>"
+                      "<td class=\"num\">1</td><td class=\"num\">2</td>"),
+            std::string::npos);
+  // Reasons that name no op say which ops gave them.
+  EXPECT_NE(page.find("<li>1 <span class=\"badge v-skipped\">SKIPPED</span> no OpenCL platform "
+                      "<span class=\"muted\">(atan)</span></li>"),
+            std::string::npos);
+  EXPECT_NE(page.find("<li>1 <span class=\"badge v-unimplemented\">UNIMPLEMENTED</span> no f16 kernel "
+                      "<span class=\"muted\">(atan)</span></li>"),
+            std::string::npos);
+}
+
+TEST(HtmlBanner, AGreenRunSaysHowManyCasesWereNotTested) {
+  RunResults r = make_sample_results();
+  std::erase_if(r.cases, [](const CaseResult& c) { return verdict_is_failure(c.verdict); });
+  const std::string page = render_html(r);
+  EXPECT_NE(page.find("<div class=\"banner v-passed\" id=\"verdict-banner\">PASSED: 2 of 4 cases passed, none failed; "
+                      "2 not tested (1 UNIMPLEMENTED, 1 SKIPPED)</div>"),
+            std::string::npos);
+  std::erase_if(r.cases, [](const CaseResult& c) { return c.verdict == Verdict::kPassed; });
+  EXPECT_NE(render_html(r).find("<div class=\"banner v-skipped\" id=\"verdict-banner\">NOTHING TESTED: none of the "
+                                "2 cases ran a kernel to a verdict (1 UNIMPLEMENTED, 1 SKIPPED)</div>"),
+            std::string::npos);
+}
+
+TEST(HtmlTolerances, EachRuleWithWhereItComesFromAndHowManyOutputsItJudged) {
+  RunResults r = make_sample_results();
+  for (CaseResult& c : r.cases)
+    for (TensorRecord& t : c.outputs)
+      if (t.stats) t.stats->tolerance_source = "plan FLOAT_32: within 3 ulp";
+  CaseResult golden = r.cases.front();
+  golden.id = "atan__golden__onnx_atan__cpu";
+  golden.outputs[0].stats->tolerance = "atol<=1e-07 rtol<=0.001";
+  golden.outputs[0].stats->tolerance_source = "golden manifest: ONNX's own rule";
+  r.cases.push_back(golden);
+  const std::string page = render_html(r);
+  // The sample's three cpu cases have one judged output each; one of them is the FAILED case.
+  EXPECT_NE(page.find("<tr><td>atan</td><td><code>ulp&lt;=3</code></td><td class=\"num\">3</td>"
+                      "<td class=\"num\">1</td><td>plan FLOAT_32: within 3 ulp</td></tr>"),
+            std::string::npos);
+  EXPECT_NE(page.find("<tr><td>atan</td><td><code>atol&lt;=1e-07 rtol&lt;=0.001</code></td><td class=\"num\">1</td>"
+                      "<td class=\"num\">0</td><td>golden manifest: ONNX&#39;s own rule</td></tr>"),
+            std::string::npos);
+}
+
+TEST(HtmlKeptOutputs, TheFailureCardNamesTheFolder) {
+  RunResults r = make_sample_results();
+  r.cases[2].kept_dir = "/tmp/run/kept/atan__f32__1x3x5x7__edge__p0__cpu";
+  r.cases[5].kept_note = "not kept: the --keep-outputs cap of 1.0 KiB is reached";
+  const std::string page = render_html(r);
+  EXPECT_NE(page.find("are kept in <code>/tmp/run/kept/atan__f32__1x3x5x7__edge__p0__cpu</code>"), std::string::npos);
+  EXPECT_NE(page.find("Outputs not kept: the --keep-outputs cap of 1.0 KiB is reached"), std::string::npos);
+}
+
 TEST_F(Html, NeedsNoNetwork) {
   const std::string text = lower(page);
   EXPECT_EQ(text.find("http://"), std::string::npos);

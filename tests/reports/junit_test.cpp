@@ -111,6 +111,17 @@ TEST(JUnit, SkippedAndPassedCases) {
   EXPECT_NE(out.find("perf: median 1.00 ms (host timer)"), std::string::npos) << out;
 }
 
+TEST(JUnit, TheRuleThatJudgedAndTheKeptFolderAreInTheCaseOutput) {
+  RunResults r = make_sample_results();
+  r.cases[2].stats->tolerance_source = "golden manifest: ONNX's own rule";
+  r.cases[2].kept_dir = "/tmp/out/kept/atan__f32__1x3x5x7__edge__p0__cpu";
+  const pugi::xml_document doc = parse(render_junit_xml(r));
+  const std::string out =
+      doc.select_node("//testcase[@name='atan__f32__1x3x5x7__edge__p0__cpu']/system-out").node().text().as_string();
+  EXPECT_NE(out.find("tolerance ulp<=3 (golden manifest: ONNX's own rule)"), std::string::npos) << out;
+  EXPECT_NE(out.find("outputs kept in: /tmp/out/kept/atan__f32__1x3x5x7__edge__p0__cpu"), std::string::npos) << out;
+}
+
 TEST(JUnit, ControlCharactersAndBadUtf8StayWellFormed) {
   RunResults r = make_sample_results();
   r.cases[2].message = std::string("bell\x07 nul") + '\0' + "tail \xc3\x28 ]]> end";

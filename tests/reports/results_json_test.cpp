@@ -36,6 +36,22 @@ TEST(ResultsJson, CaseRoundTripsAlone) {
   EXPECT_EQ(json(original).get<CaseResult>(), original);
 }
 
+TEST(ResultsJson, JudgingRuleAndKeptOutputsRoundTripAndAreLeftOutWhenEmpty) {
+  CaseResult c = make_sample_results().cases[2];
+  EXPECT_FALSE(json(c).contains("kept_dir"));
+  EXPECT_FALSE(json(c).at("stats").contains("tolerance_source"));
+  c.stats->tolerance_source = "golden manifest: ONNX's own rule";
+  c.outputs[0].stats->tolerance_source = "plan FLOAT_32: within 3 ulp";
+  c.kept_dir = "/tmp/out/kept/" + c.id;
+  c.kept_note = "";
+  const json j = c;
+  EXPECT_EQ(j.at("stats").at("tolerance_source"), "golden manifest: ONNX's own rule");
+  EXPECT_EQ(j.at("outputs")[0].at("stats").at("tolerance_source"), "plan FLOAT_32: within 3 ulp");
+  EXPECT_EQ(j.at("kept_dir"), "/tmp/out/kept/" + c.id);
+  EXPECT_FALSE(j.contains("kept_note"));
+  EXPECT_EQ(j.get<CaseResult>(), c);
+}
+
 TEST(ResultsJson, NonFiniteNumbersTravelAsStrings) {
   Mismatch m{3, {0, 3}, std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity(),
              -std::numeric_limits<double>::infinity()};
@@ -88,6 +104,9 @@ TEST(ResultsJson, SchemaFieldsPresent) {
                           "started_at", "finished_at", "cores", "backends", "build_type", "packages"})
     EXPECT_TRUE(j.at("environment").contains(key)) << key;
   EXPECT_EQ(j.at("complete"), true);
+  // The summary block repeats the headline: 2 PASSED, 1 FAILED, 1 SKIPPED, 1 UNIMPLEMENTED, 1 CRASH.
+  EXPECT_EQ(j.at("summary").at("headline"),
+            "FAILED: 2 of 6 cases failed (1 FAILED, 1 CRASH); 2 passed; 2 not tested (1 UNIMPLEMENTED, 1 SKIPPED)");
   for (const char* key : {"name", "available", "reason", "device", "vendor", "driver_version", "api_version"})
     EXPECT_TRUE(j.at("environment").at("backends").at(0).contains(key)) << key;
   const json& failed = j.at("cases").at(2);

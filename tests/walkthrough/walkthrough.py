@@ -104,7 +104,7 @@ OPRIG = STAGE / "bin" / "oprig"
 check(OPRIG.is_file() and (STAGE / "include/oprig/oprig_package.h").is_file(), "the install has bin/oprig and the header")
 # Every data file of the bundled suites is installed: the controlflow suite's
 # .npy inputs were once left out, and an installed `oprig bench` stopped on them.
-BUILT_FROM = {".cpp", ".hpp", ".inc", ".inl", ".comp", ".cl", ".txt"}  # compiled into the packages
+BUILT_FROM = {".cpp", ".hpp", ".inc", ".inl", ".comp", ".glsl", ".cl", ".txt"}  # compiled into the packages
 not_installed = [str(p.relative_to(SOURCE)) for p in (SOURCE / "opsuite").rglob("*")
                  if p.is_file() and p.suffix not in BUILT_FROM and "__pycache__" not in p.parts
                  and not (STAGE / "share/oprig" / p.relative_to(SOURCE)).is_file()]
