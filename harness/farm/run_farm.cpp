@@ -26,6 +26,19 @@ std::string inputs_digest(const std::vector<std::pair<std::string, uint64_t>>& i
   return text;
 }
 
+void annotate_identity(nlohmann::json& identity, const std::optional<ShardSpec>& shard,
+                       const std::vector<std::pair<std::string, uint64_t>>& selected,
+                       const reports::Environment& environment) {
+  if (shard) {
+    identity[kShardKey] = {{"index", shard->index}, {"count", shard->count}, {"source", shard->source}};
+    std::vector<std::string> ids;
+    for (const auto& [id, seed] : selected) ids.push_back(id);
+    identity[kSelectedCasesKey] = ids;
+  }
+  identity[kInputsDigestKey] = inputs_digest(selected);
+  identity[kEnvironmentKey] = environment;
+}
+
 RunFarm::RunFarm(const FarmOptions& options, const Environment& environment) : options_(options) {
   const Environment nothing = [](const char*) -> const char* { return nullptr; };
   shard_ = resolve_shard(options.shard, options.shard_count, options.shard_from_environment ? environment : nothing);
@@ -34,13 +47,10 @@ RunFarm::RunFarm(const FarmOptions& options, const Environment& environment) : o
 
 void RunFarm::plan(std::vector<CaseGroup>& groups, std::vector<std::string>& order,
                    const std::map<std::string, std::string>& anchor_of, std::ostream& log) {
-  selected_ = order;
-  std::vector<std::pair<std::string, uint64_t>> seeds;
   std::map<std::string, uint64_t> seed_of;
   for (const CaseGroup& g : groups)
     for (const reports::CaseResult& c : g.cases) seed_of[c.id] = c.seed;
-  for (const std::string& id : order) seeds.emplace_back(id, seed_of[id]);
-  digest_ = inputs_digest(seeds);
+  for (const std::string& id : order) selected_.emplace_back(id, seed_of[id]);
 
   if (shard_) {
     const ShardCut cut = cut_shard(run_units(groups, anchor_of), *shard_);
@@ -68,12 +78,7 @@ void RunFarm::plan(std::vector<CaseGroup>& groups, std::vector<std::string>& ord
 }
 
 void RunFarm::annotate_identity(nlohmann::json& identity, const reports::Environment& environment) const {
-  if (shard_) {
-    identity[kShardKey] = {{"index", shard_->index}, {"count", shard_->count}, {"source", shard_->source}};
-    identity[kSelectedCasesKey] = selected_;
-  }
-  identity[kInputsDigestKey] = digest_;
-  identity[kEnvironmentKey] = environment;
+  farm::annotate_identity(identity, shard_, selected_, environment);
 }
 
 void RunFarm::settle(std::map<std::string, reports::CaseResult>& results, RerunRequest rerun,

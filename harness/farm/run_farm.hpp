@@ -49,6 +49,13 @@ inline constexpr const char* kShardKey = "shard";
 // digest ran the same cases on the same inputs.
 std::string inputs_digest(const std::vector<std::pair<std::string, uint64_t>>& ids_and_seeds);
 
+// Adds those keys to a run.json identity (run and bench): `selected` is
+// every case of the selection, unsharded, with its seed; the shard and the
+// selected ids only when sharded.
+void annotate_identity(nlohmann::json& identity, const std::optional<ShardSpec>& shard,
+                       const std::vector<std::pair<std::string, uint64_t>>& selected,
+                       const reports::Environment& environment);
+
 class RunFarm {
  public:
   // Resolves the shard and reads the expectations files; throws InputError.
@@ -82,8 +89,7 @@ class RunFarm {
   FarmOptions options_;
   std::optional<ShardSpec> shard_;
   Expectations expectations_;
-  std::vector<std::string> selected_;  // every case of the selection, unsharded
-  std::string digest_;
+  std::vector<std::pair<std::string, uint64_t>> selected_;  // every case of the selection, unsharded, with its seed
   std::vector<CaseGroup> planned_;     // this run's cases, for re-runs (before --resume drops any)
   std::vector<reports::CaseResult> skipped_;  // SKIP by the expectations
 };
