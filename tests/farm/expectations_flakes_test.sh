@@ -76,6 +76,9 @@ flakes=$(count flaky 'c.get("status") == "FLAKY" and c.get("attempts") == ["FAIL
 [ "$flakes" -eq "$failed" ] || fail "$flakes of the $failed 7-element cases are FLAKY with attempts FAILED,PASSED"
 [ "$(count flaky 'c.get("status") is None and c["verdict"] != "PASSED"')" -eq 0 ] || fail "the flaky run has a failure"
 [ "$(grep -c ',FLAKY' "$work/flaky/flakes.txt")" -eq "$failed" ] || fail "flakes.txt does not list each flake"
+[ "$(grep -c '<flakyFailure type="FAILED"' "$work/flaky/junit.xml")" -eq "$failed" ] ||
+  fail "junit.xml does not carry each flake's failed attempt as <flakyFailure>"
+grep -q 'FLAKY' "$work/flaky/report.html" || fail "report.html does not show the flakes"
 OPRIG_TEST_FLAKY_COUNTER=$work/counter2 run flaky_fails 1 "$flaky" --fail-on-flakes
 OPRIG_TEST_FLAKY_COUNTER=$work/counter3 run flaky_no_reruns 1 "$flaky" --flake-reruns 0
 [ "$(count flaky_no_reruns 'c["verdict"] == "FAILED" and c.get("status") is None')" -eq "$failed" ] ||
