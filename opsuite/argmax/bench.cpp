@@ -3,19 +3,28 @@
 //   BM_ArgMaxCpu/layout:L/threads:N    the kernel
 //   BM_ArgMaxStdMaxElement/layout:L    std::max_element per row (layouts 0, 2)
 //   BM_ArgMaxEigen/layout:L            Eigen's maxCoeff(&index) per row or column
+//   BM_ArgMaxOpenCL/layout:L, BM_ArgMaxVulkan/layout:L
+//                                      the device kernels, device time per execute
+//                                      (device_kernel_bench.hpp); read against the
+//                                      cpu kernel and the same-run probe
+//                                      BM_AddConstant{OpenCL,Vulkan} (y = x + c, 16M fp32)
 // Layouts: 0 rows — [4096, 4096] along the last axis; 1 columns — [4096, 4096]
-// along axis 0; 2 one row — [16M]. Each reads 64 MiB once (elements/s).
-// The peers run on one thread and do not order NaN (the data has none).
+// along axis 0; 2 one row — [16M]; 3 rows — [4096, 1024] along the last axis
+// (issue 20's device shape). Layouts 0-2 read 64 MiB once, 3 reads 16 MiB
+// (elements/s). The peers run on one thread and do not order NaN (the data
+// has none).
 #include <benchmark/benchmark.h>
 
 #include <Eigen/Core>
 
 #include <algorithm>
+#include <iterator>
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "bench/micro/device_kernel_bench.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "runner/kernel_session.hpp"
 
@@ -29,8 +38,9 @@ struct Layout {
   std::vector<int64_t> shape;
   int axis;
 };
-const Layout kLayouts[] = {{{4096, 4096}, 1}, {{4096, 4096}, 0}, {{int64_t{1} << 24}, 0}};
-constexpr int64_t kElements = int64_t{1} << 24;
+const Layout kLayouts[] = {{{4096, 4096}, 1}, {{4096, 4096}, 0}, {{int64_t{1} << 24}, 0}, {{4096, 1024}, 1}};
+constexpr size_t kLayoutCount = std::size(kLayouts);
+constexpr int64_t kElements = int64_t{1} << 24;  // of the data; a layout may use a prefix
 
 // Distinct-looking values with the maximum somewhere in the middle of each row.
 const std::vector<float>& data() {
@@ -44,6 +54,15 @@ const std::vector<float>& data() {
     return out;
   }();
   return v;
+}
+
+int64_t elements_of(const Layout& layout) {
+  int64_t n = 1;
+  for (int64_t d : layout.shape) n *= d;
+  return n;
+}
+std::vector<float> prefix(const Layout& layout) {
+  return {data().begin(), data().begin() + elements_of(layout)};
 }
 
 struct Session {
@@ -61,7 +80,7 @@ std::unique_ptr<Session> make(unsigned threads, const Layout& layout) {
   out.dtype = OPRIG_DTYPE_INT_32;
   s->kernel = std::make_unique<KernelSession>(
       *s->backend, *impl, "ArgMax", ParamList().add_int("axis", layout.axis).add_bool("keepdims", false),
-      std::vector<HostTensor>{HostTensor::of(OPRIG_DTYPE_FLOAT_32, layout.shape, data())},
+      std::vector<HostTensor>{HostTensor::of(OPRIG_DTYPE_FLOAT_32, layout.shape, prefix(layout))},
       std::vector<oprig_tensor>{out});
   if (!s->kernel->ok()) s->error = s->kernel->error();
   return s;
@@ -70,7 +89,7 @@ std::unique_ptr<Session> make(unsigned threads, const Layout& layout) {
 void BM_ArgMaxCpu(benchmark::State& state) {
   const auto layout = static_cast<size_t>(state.range(0));
   const auto threads = static_cast<unsigned>(state.range(1));
-  static std::unique_ptr<Session> sessions[3][3];
+  static std::unique_ptr<Session> sessions[kLayoutCount][3];
   auto& s = sessions[layout][threads];
   if (!s) s = make(threads, kLayouts[layout]);
   if (!s->error.empty()) {
@@ -79,7 +98,7 @@ void BM_ArgMaxCpu(benchmark::State& state) {
   }
   for (auto _ : state)
     if (s->kernel->run() != OPRIG_STATUS_OK) state.SkipWithError("execute failed");
-  state.SetItemsProcessed(static_cast<int64_t>(state.iterations()) * kElements);
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations()) * elements_of(kLayouts[layout]));
 }
 
 void BM_ArgMaxStdMaxElement(benchmark::State& state) {
@@ -123,9 +142,24 @@ void BM_ArgMaxEigen(benchmark::State& state) {
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations()) * kElements);
 }
 
+void device_argmax(benchmark::State& state, const char* backend) {
+  const Layout& layout = kLayouts[state.range(0)];
+  auto& kernel = oprig::bench::device_kernel(
+      "argmax/" + std::to_string(state.range(0)), backend, "ArgMax",
+      ParamList().add_int("axis", layout.axis).add_bool("keepdims", false),
+      [&layout] { return std::vector<HostTensor>{HostTensor::of(OPRIG_DTYPE_FLOAT_32, layout.shape, prefix(layout))}; },
+      {oprig::bench::output_of(OPRIG_DTYPE_INT_32)});
+  oprig::bench::time_device_kernel(state, kernel, elements_of(layout));
+}
+
+void BM_ArgMaxOpenCL(benchmark::State& state) { device_argmax(state, "opencl"); }
+void BM_ArgMaxVulkan(benchmark::State& state) { device_argmax(state, "vulkan"); }
+
 }  // namespace
 
 BENCHMARK(BM_ArgMaxCpu)->ArgNames({"layout", "threads"})
-    ->ArgsProduct({{0, 1, 2}, {1, 2}})->UseRealTime()->Unit(benchmark::kMillisecond);
+    ->ArgsProduct({{0, 1, 2, 3}, {1, 2}})->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ArgMaxStdMaxElement)->ArgName("layout")->Arg(0)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ArgMaxEigen)->ArgName("layout")->Arg(0)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ArgMaxOpenCL)->ArgName("layout")->DenseRange(0, 3)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ArgMaxVulkan)->ArgName("layout")->DenseRange(0, 3)->UseManualTime()->Unit(benchmark::kMillisecond);

@@ -26,6 +26,7 @@
 #include <new>
 #include <vector>
 
+#include "argmax/argmax_plan.hpp"
 #include "common/kernel.hpp"
 #include "core/half.hpp"
 
@@ -413,36 +414,25 @@ oprig_status create(const oprig_backend_context* ctx, const oprig_param* params,
   if (kernel == nullptr) return OPRIG_STATUS_OUT_OF_MEMORY;
   kernel->ops = &oprig_argmax__cpu;
   kernel->ctx = ctx;
-  kernel->axis = static_cast<int64_t>(scalar_param(params, num_params, "axis").value_or(0));
-  kernel->keepdims = scalar_param(params, num_params, "keepdims").value_or(1) != 0;
-  kernel->last = scalar_param(params, num_params, "select_last_index").value_or(0) != 0;
+  const argmax::Params p = argmax::read_params(params, num_params);
+  kernel->axis = p.axis;
+  kernel->keepdims = p.keepdims;
+  kernel->last = p.last;
   *out_kernel = to_handle(kernel);
   return OPRIG_STATUS_OK;
 }
 
 oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t num_inputs, oprig_tensor* outputs,
                      size_t num_outputs) {
-  if (num_inputs != 1 || num_outputs != 1) return OPRIG_STATUS_INVALID_ARGUMENT;
   auto* k = from_handle<ArgMaxCpuKernel>(handle);
-  const oprig_tensor& x = inputs[0];
-  if (x.dtype != OPRIG_DTYPE_FLOAT_32 && x.dtype != OPRIG_DTYPE_FLOAT_16 && x.dtype != OPRIG_DTYPE_INT_32)
-    return OPRIG_STATUS_UNSUPPORTED;
-  if (x.scale != 0 || outputs[0].dtype != OPRIG_DTYPE_INT_32 || outputs[0].scale != 0) return OPRIG_STATUS_UNSUPPORTED;
-  const auto rank = static_cast<int64_t>(x.rank);
-  if (rank < 1 || k->axis < -rank || k->axis >= rank) return OPRIG_STATUS_INVALID_ARGUMENT;
-  const auto axis = static_cast<uint32_t>(k->axis < 0 ? k->axis + rank : k->axis);
-  if (x.dims[axis] < 1 || x.dims[axis] > INT32_MAX) return OPRIG_STATUS_INVALID_ARGUMENT;
-  k->dtype = static_cast<oprig_dtype>(x.dtype);
-  k->outer = k->inner = 1;
-  for (uint32_t d = 0; d < axis; ++d) k->outer *= static_cast<size_t>(x.dims[d]);
-  for (uint32_t d = axis + 1; d < x.rank; ++d) k->inner *= static_cast<size_t>(x.dims[d]);
-  k->n = static_cast<size_t>(x.dims[axis]);
-  oprig_tensor& y = outputs[0];
-  y.rank = 0;
-  for (uint32_t d = 0; d < x.rank; ++d) {
-    if (d != axis) y.dims[y.rank++] = x.dims[d];
-    else if (k->keepdims) y.dims[y.rank++] = 1;
-  }
+  argmax::Shape shape;
+  const oprig_status st =
+      argmax::plan_shape({k->axis, k->keepdims, k->last}, inputs, num_inputs, outputs, num_outputs, &shape);
+  if (st != OPRIG_STATUS_OK) return st;
+  k->dtype = shape.dtype;
+  k->outer = static_cast<size_t>(shape.outer);
+  k->n = static_cast<size_t>(shape.n);
+  k->inner = static_cast<size_t>(shape.inner);
   // Few long rows: split each into parts so every thread has work.
   const size_t threads = std::max<uint32_t>(1, k->ctx->cpu_threads);
   k->parts = 1;

@@ -57,4 +57,22 @@ inline SliceDevice opencl_slice_device(cl_device_id device, cl_kernel kernel) {
   return d;
 }
 
+// Enqueues a slice kernel over `layout` without waiting: up to 2^16
+// work-groups (the kernels loop over the rest), after sizing its two team
+// scratch arrays, `__local int*` at argument `scratch` and one `pair_bytes`
+// value per work-item at `scratch + 1` (common/opencl/team_reduce.cl).
+inline oprig_status enqueue_slice_groups(cl_command_queue queue, cl_kernel kernel, const SliceLayout& layout,
+                                         cl_uint scratch, size_t pair_bytes, oprig_execute_info* info) {
+  if (!set_local_arg(kernel, scratch, layout.group * sizeof(cl_int)) ||
+      !set_local_arg(kernel, scratch + 1, layout.group * pair_bytes))
+    return OPRIG_STATUS_BACKEND_ERROR;
+  const size_t local = layout.group;
+  const size_t global = std::min<uint64_t>(layout.groups, 65536) * local;
+  ClEnqueue enqueue(queue);
+  const oprig_status st = enqueue.kernel(kernel, 1, &global, &local);
+  if (st != OPRIG_STATUS_OK) return st;
+  enqueue.finish(info);
+  return OPRIG_STATUS_OK;
+}
+
 }  // namespace oprig::opsuite

@@ -75,4 +75,14 @@ inline int add_slice_module(VulkanPipelines& pipelines, const VulkanSliceDevice&
   return pipelines.add_module(device.subgroup_shuffle ? subgroup : plain);
 }
 
+// Records a slice kernel over `layout`: up to 65535 workgroups (every device
+// allows that many; the shaders loop over the rest), then the barrier.
+inline oprig_status record_slice_groups(VulkanPipelines& pipelines, const oprig_execute_info& info, VkPipeline pipeline,
+                                        std::span<const oprig_tensor> tensors, const void* push, uint32_t push_bytes,
+                                        const SliceLayout& layout) {
+  const auto dispatched = static_cast<uint32_t>(std::min<uint64_t>(layout.groups, 65535));
+  return pipelines.record_groups(static_cast<VkCommandBuffer>(info.vk_command_buffer), pipeline, tensors, push,
+                                 push_bytes, dispatched);
+}
+
 }  // namespace oprig::opsuite

@@ -9,15 +9,26 @@
 // Each moves the same bytes (read 16 MiB, write 16 MiB): compare
 // bytes_per_second. Threads:2 for the memcpy peers splits the pixels between
 // the caller and one std::thread, as BM_AddConstant does.
+// The device kernels, device time per execute (device_kernel_bench.hpp), over
+// 16M output elements, read against the same-run probe
+// BM_AddConstant{OpenCL,Vulkan} (y = x + c over 16M fp32: 64 MiB read, 64 MiB
+// written, as shape 0 moves):
+//   BM_ConcatOpenCL/shape:S, BM_ConcatVulkan/shape:S
+//   0: fp32 8x128x128x{64, 32, 32} into 8x128x128x128 along channels (chunks
+//      of 256 and 128 bytes: 16-byte units)
+//   1: fp16, the same from {63, 33, 32} (chunks of 126, 66 and 64 bytes at
+//      odd offsets: 2-byte units for two inputs; on vulkan a word a work-item)
 #include <benchmark/benchmark.h>
 
 #include <array>
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "bench/micro/device_kernel_bench.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "runner/kernel_session.hpp"
 
@@ -127,8 +138,38 @@ void BM_ConcatMemcpyFlat(benchmark::State& state) {
   });
 }
 
+struct DeviceShape {
+  oprig_dtype dtype;
+  std::array<int64_t, 3> parts;  // channels of each input
+};
+const DeviceShape kDeviceShapes[] = {{OPRIG_DTYPE_FLOAT_32, {64, 32, 32}}, {OPRIG_DTYPE_FLOAT_16, {63, 33, 32}}};
+
+void device_concat(benchmark::State& state, const char* backend) {
+  const DeviceShape& s = kDeviceShapes[state.range(0)];
+  constexpr int64_t kDevicePixels = 8 * 128 * 128;
+  auto& kernel = oprig::bench::device_kernel(
+      "concat/" + std::to_string(state.range(0)), backend, "Concat", ParamList().add_int("axis", 3),
+      [&s] {
+        std::vector<HostTensor> inputs;
+        for (int64_t channels : s.parts) {
+          std::vector<uint16_t> x(static_cast<size_t>(kDevicePixels * channels) *
+                                  (s.dtype == OPRIG_DTYPE_FLOAT_32 ? 2 : 1));
+          for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<uint16_t>((i + inputs.size()) * 2654435761u >> 7);
+          inputs.push_back(HostTensor::of(s.dtype, {8, 128, 128, channels}, x));
+        }
+        return inputs;
+      },
+      {oprig::bench::output_of(s.dtype)});
+  oprig::bench::time_device_kernel(state, kernel, kDevicePixels * kOutChannels);
+}
+
+void BM_ConcatOpenCL(benchmark::State& state) { device_concat(state, "opencl"); }
+void BM_ConcatVulkan(benchmark::State& state) { device_concat(state, "vulkan"); }
+
 }  // namespace
 
 BENCHMARK(BM_ConcatCpu)->ArgName("threads")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ConcatMemcpyChunks)->ArgName("threads")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ConcatMemcpyFlat)->ArgName("threads")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ConcatOpenCL)->ArgName("shape")->DenseRange(0, 1)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ConcatVulkan)->ArgName("shape")->DenseRange(0, 1)->UseManualTime()->Unit(benchmark::kMillisecond);

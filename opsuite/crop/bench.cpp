@@ -8,14 +8,25 @@
 // Each moves the same bytes (read 16 MiB, write 16 MiB): compare
 // bytes_per_second. Threads:2 for the memcpy peers splits the rows between
 // the caller and one std::thread, as BM_AddConstant does.
+// The device kernels, device time per execute (device_kernel_bench.hpp), over
+// 16M output elements, read against the same-run probe
+// BM_AddConstant{OpenCL,Vulkan} (y = x + c over 16M fp32: 64 MiB read, 64 MiB
+// written, as shape 0 moves):
+//   BM_CropOpenCL/shape:S, BM_CropVulkan/shape:S
+//   0: fp32 8x258x258x32 cropped by one on each side to 8x256x256x32 (rows of
+//      256 pixels, 32 KiB, in 16-byte units)
+//   1: fp16 8x838x838x3, the same crop to 8x836x836x3 (rows of 5016 bytes at
+//      offsets of 6-byte pixels: 2-byte units; on vulkan a word a work-item)
 #include <benchmark/benchmark.h>
 
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "bench/micro/device_kernel_bench.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "runner/kernel_session.hpp"
 
@@ -124,8 +135,37 @@ void BM_CropMemcpyFlat(benchmark::State& state) {
   });
 }
 
+struct DeviceShape {
+  oprig_dtype dtype;
+  int64_t batch, height, width, channels;
+  int64_t out_elements() const { return batch * (height - 2 * kCrop) * (width - 2 * kCrop) * channels; }
+};
+const DeviceShape kDeviceShapes[] = {{OPRIG_DTYPE_FLOAT_32, 8, 258, 258, 32}, {OPRIG_DTYPE_FLOAT_16, 8, 838, 838, 3}};
+
+void device_crop(benchmark::State& state, const char* backend) {
+  const DeviceShape& s = kDeviceShapes[state.range(0)];
+  ParamList params;
+  params.add_int("crop_top", kCrop).add_int("crop_bottom", kCrop);
+  params.add_int("crop_left", kCrop).add_int("crop_right", kCrop);
+  auto& kernel = oprig::bench::device_kernel(
+      "crop/" + std::to_string(state.range(0)), backend, "Crop", params,
+      [&s] {
+        std::vector<uint16_t> x(static_cast<size_t>(s.batch * s.height * s.width * s.channels) *
+                                (s.dtype == OPRIG_DTYPE_FLOAT_32 ? 2 : 1));
+        for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<uint16_t>(i * 2654435761u >> 7);
+        return std::vector<HostTensor>{HostTensor::of(s.dtype, {s.batch, s.height, s.width, s.channels}, x)};
+      },
+      {oprig::bench::output_of(s.dtype)});
+  oprig::bench::time_device_kernel(state, kernel, s.out_elements());
+}
+
+void BM_CropOpenCL(benchmark::State& state) { device_crop(state, "opencl"); }
+void BM_CropVulkan(benchmark::State& state) { device_crop(state, "vulkan"); }
+
 }  // namespace
 
 BENCHMARK(BM_CropCpu)->ArgName("threads")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_CropMemcpyRows)->ArgName("threads")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_CropMemcpyFlat)->ArgName("threads")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_CropOpenCL)->ArgName("shape")->DenseRange(0, 1)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_CropVulkan)->ArgName("shape")->DenseRange(0, 1)->UseManualTime()->Unit(benchmark::kMillisecond);

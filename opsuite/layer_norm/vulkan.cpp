@@ -135,10 +135,7 @@ oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
                            k->has_beta ? 1u : 0u, layout.members, static_cast<uint32_t>(layout.groups)};
   // Without beta, gamma fills its binding (the shader does not read it).
   const oprig_tensor tensors[4] = {inputs[0], inputs[1], k->has_beta ? inputs[2] : inputs[1], outputs[0]};
-  // Up to 2^16 workgroups (every device allows 65535; the shader loops over the rest).
-  const auto dispatched = static_cast<uint32_t>(std::min<uint64_t>(layout.groups, 65535));
-  return k->pipelines.record_groups(static_cast<VkCommandBuffer>(info->vk_command_buffer), k->pipeline, tensors,
-                                    &push, sizeof push, dispatched);
+  return record_slice_groups(k->pipelines, *info, k->pipeline, tensors, &push, sizeof push, layout);
 }
 
 void destroy(oprig_kernel* handle) { delete from_handle<LayerNormVulkan>(handle); }

@@ -114,18 +114,8 @@ oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   const auto n = static_cast<cl_uint>(k->row_size);
   const cl_int max_up = rms_norm_max_up(k->epsilon);
   const cl_uint members = layout.members;
-  if (!set_kernel_args(kernel, x, weight, y, rows, n, k->epsilon, max_up, members) ||
-      !set_local_arg(kernel, 8, layout.group * sizeof(cl_int)) ||
-      !set_local_arg(kernel, 9, layout.group * sizeof(cl_float2)))
-    return OPRIG_STATUS_BACKEND_ERROR;
-  // Up to 2^16 groups (the kernel loops over the rest).
-  const size_t local = layout.group;
-  const size_t global = std::min<uint64_t>(layout.groups, 65536) * local;
-  ClEnqueue enqueue(k->queue);
-  const oprig_status st = enqueue.kernel(kernel, 1, &global, &local);
-  if (st != OPRIG_STATUS_OK) return st;
-  enqueue.finish(info);
-  return OPRIG_STATUS_OK;
+  if (!set_kernel_args(kernel, x, weight, y, rows, n, k->epsilon, max_up, members)) return OPRIG_STATUS_BACKEND_ERROR;
+  return enqueue_slice_groups(k->queue, kernel, layout, 8, sizeof(cl_float2), info);
 }
 
 void destroy(oprig_kernel* handle) { delete from_handle<RmsNormOpenCL>(handle); }

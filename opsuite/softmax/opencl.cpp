@@ -122,18 +122,9 @@ oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   const cl_uint members = layout.members;
   const bool args = k->inner == 1 ? set_kernel_args(kernel, x, y, outer, length, k->beta, members)
                                   : set_kernel_args(kernel, x, y, outer, length, inner, k->beta, members);
+  if (!args) return OPRIG_STATUS_BACKEND_ERROR;
   const cl_uint scratch = k->inner == 1 ? 6 : 7;  // the index of the first __local argument
-  if (!args || !set_local_arg(kernel, scratch, layout.group * sizeof(cl_int)) ||
-      !set_local_arg(kernel, scratch + 1, layout.group * sizeof(cl_float2)))
-    return OPRIG_STATUS_BACKEND_ERROR;
-  // A group per work-group's worth of slices, up to 2^16 groups (the kernel loops over the rest).
-  const size_t local = layout.group;
-  const size_t global = std::min<uint64_t>(layout.groups, 65536) * local;
-  ClEnqueue enqueue(k->queue);
-  const oprig_status st = enqueue.kernel(kernel, 1, &global, &local);
-  if (st != OPRIG_STATUS_OK) return st;
-  enqueue.finish(info);
-  return OPRIG_STATUS_OK;
+  return enqueue_slice_groups(k->queue, kernel, layout, scratch, sizeof(cl_float2), info);
 }
 
 void destroy(oprig_kernel* handle) { delete from_handle<SoftmaxOpenCL>(handle); }

@@ -121,10 +121,7 @@ oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
                            static_cast<uint32_t>(k->inner), k->beta, layout.members, layout.strided ? 1u : 0u,
                            static_cast<uint32_t>(layout.groups)};
   const oprig_tensor tensors[2] = {inputs[0], outputs[0]};
-  // Up to 2^16 workgroups (every device allows 65535; the shader loops over the rest).
-  const auto dispatched = static_cast<uint32_t>(std::min<uint64_t>(layout.groups, 65535));
-  return k->pipelines.record_groups(static_cast<VkCommandBuffer>(info->vk_command_buffer), k->pipeline, tensors,
-                                    &push, sizeof push, dispatched);
+  return record_slice_groups(k->pipelines, *info, k->pipeline, tensors, &push, sizeof push, layout);
 }
 
 void destroy(oprig_kernel* handle) { delete from_handle<SoftmaxVulkan>(handle); }

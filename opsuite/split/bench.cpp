@@ -9,15 +9,26 @@
 // Each moves the same bytes (read 16 MiB, write 16 MiB): compare
 // bytes_per_second. Threads:2 for the memcpy peers splits the pixels between
 // the caller and one std::thread, as BM_AddConstant does.
+// The device kernels, device time per execute (device_kernel_bench.hpp), over
+// 16M input elements, read against the same-run probe
+// BM_AddConstant{OpenCL,Vulkan} (y = x + c over 16M fp32: 64 MiB read, 64 MiB
+// written, as shape 0 moves):
+//   BM_SplitOpenCL/shape:S, BM_SplitVulkan/shape:S
+//   0: fp32 8x128x128x128 into 8x128x128x{64, 32, 32} along channels (chunks
+//      of 256 and 128 bytes: 16-byte units)
+//   1: fp16, the same into {63, 33, 32} (chunks of 126, 66 and 64 bytes at
+//      odd offsets: 2-byte units for two outputs; on vulkan a word a work-item)
 #include <benchmark/benchmark.h>
 
 #include <array>
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "bench/micro/device_kernel_bench.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "runner/kernel_session.hpp"
 
@@ -128,8 +139,33 @@ void BM_SplitMemcpyFlat(benchmark::State& state) {
   });
 }
 
+// Shape 0: fp32 into {64, 32, 32} channels; 1: fp16 into {63, 33, 32}.
+void device_split(benchmark::State& state, const char* backend) {
+  const bool halves = state.range(0) == 1;
+  const oprig_dtype dtype = halves ? OPRIG_DTYPE_FLOAT_16 : OPRIG_DTYPE_FLOAT_32;
+  const std::vector<int64_t> sizes = halves ? std::vector<int64_t>{63, 33, 32} : std::vector<int64_t>{64, 32, 32};
+  constexpr int64_t kElements = 8 * 128 * 128 * kInChannels;
+  const oprig_tensor out = oprig::bench::output_of(dtype);
+  auto& kernel = oprig::bench::device_kernel(
+      "split/" + std::to_string(state.range(0)), backend, "Split",
+      ParamList().add_int("axis", 3).add_ints("split", sizes),
+      [dtype] {
+        // Any bits: a copy moves them unchanged.
+        std::vector<uint16_t> x(static_cast<size_t>(kElements) * (dtype == OPRIG_DTYPE_FLOAT_32 ? 2 : 1));
+        for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<uint16_t>(i * 2654435761u >> 7);
+        return std::vector<HostTensor>{HostTensor::of(dtype, {8, 128, 128, kInChannels}, x)};
+      },
+      {out, out, out});
+  oprig::bench::time_device_kernel(state, kernel, kElements);
+}
+
+void BM_SplitOpenCL(benchmark::State& state) { device_split(state, "opencl"); }
+void BM_SplitVulkan(benchmark::State& state) { device_split(state, "vulkan"); }
+
 }  // namespace
 
 BENCHMARK(BM_SplitCpu)->ArgName("threads")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SplitMemcpyChunks)->ArgName("threads")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SplitMemcpyFlat)->ArgName("threads")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SplitOpenCL)->ArgName("shape")->DenseRange(0, 1)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SplitVulkan)->ArgName("shape")->DenseRange(0, 1)->UseManualTime()->Unit(benchmark::kMillisecond);

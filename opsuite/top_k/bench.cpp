@@ -5,12 +5,20 @@
 //                                   by (value descending, index ascending)
 //   BM_TopKNthElement/case:C        per line: (value, index) pairs,
 //                                   std::nth_element for the k-th, std::sort of the k
+//   BM_TopKOpenCL/case:C, BM_TopKVulkan/case:C
+//                                   the device kernels, device time per execute
+//                                   (device_kernel_bench.hpp); read against the cpu
+//                                   kernel and the same-run probe
+//                                   BM_AddConstant{OpenCL,Vulkan} (y = x + c, 16M fp32)
 // Cases: 0 — [4096, 4096], k = 10 along the last axis; 1 — one line of 16M,
-// k = 100; 2 — [4096, 4096], k = 1024 (large k). Each reads 64 MiB (elements/s).
-// The peers run on one thread and do not order NaN (the data has none).
+// k = 100; 2 — [4096, 4096], k = 1024 (large k); 3, 4, 5 — [4096, 1024]
+// along the last axis with k = 1, 8, 64 (issue 20's device shapes). Cases
+// 0-2 read 64 MiB, 3-5 16 MiB (elements/s). The peers run on one thread and
+// do not order NaN (the data has none).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <iterator>
 #include <cstdint>
 #include <memory>
 #include <numeric>
@@ -18,6 +26,7 @@
 #include <utility>
 #include <vector>
 
+#include "bench/micro/device_kernel_bench.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "runner/kernel_session.hpp"
 
@@ -31,8 +40,10 @@ struct BenchCase {
   std::vector<int64_t> shape;
   int k;
 };
-const BenchCase kCases[] = {{{4096, 4096}, 10}, {{int64_t{1} << 24}, 100}, {{4096, 4096}, 1024}};
-constexpr int64_t kElements = int64_t{1} << 24;
+const BenchCase kCases[] = {{{4096, 4096}, 10}, {{int64_t{1} << 24}, 100}, {{4096, 4096}, 1024},
+                            {{4096, 1024}, 1},   {{4096, 1024}, 8},          {{4096, 1024}, 64}};
+constexpr size_t kCaseCount = std::size(kCases);
+constexpr int64_t kElements = int64_t{1} << 24;  // of the data; a case may use a prefix
 
 const std::vector<float>& data() {
   static const std::vector<float> v = [] {
@@ -46,6 +57,13 @@ const std::vector<float>& data() {
   }();
   return v;
 }
+
+int64_t elements_of(const BenchCase& c) {
+  int64_t n = 1;
+  for (int64_t d : c.shape) n *= d;
+  return n;
+}
+std::vector<float> prefix(const BenchCase& c) { return {data().begin(), data().begin() + elements_of(c)}; }
 
 struct Session {
   std::unique_ptr<oprig::CpuBackend> backend;
@@ -63,7 +81,7 @@ std::unique_ptr<Session> make(unsigned threads, const BenchCase& c) {
   indices.dtype = OPRIG_DTYPE_INT_32;
   s->kernel = std::make_unique<KernelSession>(
       *s->backend, *impl, "TopK", ParamList().add_int("k", c.k),
-      std::vector<HostTensor>{HostTensor::of(OPRIG_DTYPE_FLOAT_32, c.shape, data())},
+      std::vector<HostTensor>{HostTensor::of(OPRIG_DTYPE_FLOAT_32, c.shape, prefix(c))},
       std::vector<oprig_tensor>{values, indices});
   if (!s->kernel->ok()) s->error = s->kernel->error();
   return s;
@@ -72,7 +90,7 @@ std::unique_ptr<Session> make(unsigned threads, const BenchCase& c) {
 void BM_TopKCpu(benchmark::State& state) {
   const auto c = static_cast<size_t>(state.range(0));
   const auto threads = static_cast<unsigned>(state.range(1));
-  static std::unique_ptr<Session> sessions[3][3];
+  static std::unique_ptr<Session> sessions[kCaseCount][3];
   auto& s = sessions[c][threads];
   if (!s) s = make(threads, kCases[c]);
   if (!s->error.empty()) {
@@ -81,7 +99,7 @@ void BM_TopKCpu(benchmark::State& state) {
   }
   for (auto _ : state)
     if (s->kernel->run() != OPRIG_STATUS_OK) state.SkipWithError("execute failed");
-  state.SetItemsProcessed(static_cast<int64_t>(state.iterations()) * kElements);
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations()) * elements_of(kCases[c]));
 }
 
 void BM_TopKPartialSort(benchmark::State& state) {
@@ -139,9 +157,26 @@ void BM_TopKNthElement(benchmark::State& state) {
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations()) * kElements);
 }
 
+void device_top_k(benchmark::State& state, const char* backend) {
+  const BenchCase& c = kCases[state.range(0)];
+  oprig_tensor values{}, indices{};
+  values.dtype = OPRIG_DTYPE_FLOAT_32;
+  indices.dtype = OPRIG_DTYPE_INT_32;
+  auto& kernel = oprig::bench::device_kernel(
+      "top_k/" + std::to_string(state.range(0)), backend, "TopK", ParamList().add_int("k", c.k),
+      [&c] { return std::vector<HostTensor>{HostTensor::of(OPRIG_DTYPE_FLOAT_32, c.shape, prefix(c))}; },
+      {values, indices});
+  oprig::bench::time_device_kernel(state, kernel, elements_of(c));
+}
+
+void BM_TopKOpenCL(benchmark::State& state) { device_top_k(state, "opencl"); }
+void BM_TopKVulkan(benchmark::State& state) { device_top_k(state, "vulkan"); }
+
 }  // namespace
 
 BENCHMARK(BM_TopKCpu)->ArgNames({"case", "threads"})
-    ->ArgsProduct({{0, 1, 2}, {1, 2}})->UseRealTime()->Unit(benchmark::kMillisecond);
+    ->ArgsProduct({{0, 1, 2, 3, 4, 5}, {1, 2}})->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TopKPartialSort)->ArgName("case")->Arg(0)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TopKNthElement)->ArgName("case")->Arg(0)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_TopKOpenCL)->ArgName("case")->DenseRange(0, 5)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_TopKVulkan)->ArgName("case")->DenseRange(0, 5)->UseManualTime()->Unit(benchmark::kMillisecond);

@@ -39,6 +39,7 @@
 
 #include "common/kernel.hpp"
 #include "core/half.hpp"
+#include "top_k/top_k_plan.hpp"
 
 namespace oprig::opsuite {
 
@@ -659,45 +660,32 @@ void merge_parts(const Work& w) {
 oprig_status create(const oprig_backend_context* ctx, const oprig_param* params, size_t num_params,
                     oprig_kernel** out_kernel) {
   *out_kernel = nullptr;
-  const std::optional<double> k = scalar_param(params, num_params, "k");
-  if (!k) return OPRIG_STATUS_INVALID_ARGUMENT;  // mandatory
+  const std::optional<top_k::Params> p = top_k::read_params(params, num_params);
+  if (!p) return OPRIG_STATUS_INVALID_ARGUMENT;  // k is mandatory
   auto* kernel = new (std::nothrow) TopKCpuKernel();
   if (kernel == nullptr) return OPRIG_STATUS_OUT_OF_MEMORY;
   kernel->ops = &oprig_top_k__cpu;
   kernel->ctx = ctx;
-  kernel->k_param = static_cast<int64_t>(*k);
-  kernel->axis_param = static_cast<int64_t>(scalar_param(params, num_params, "axis").value_or(-1));
-  kernel->largest = scalar_param(params, num_params, "largest").value_or(1) != 0;
-  kernel->sorted = scalar_param(params, num_params, "sorted").value_or(1) != 0;
+  kernel->k_param = p->k;
+  kernel->axis_param = p->axis;
+  kernel->largest = p->largest;
+  kernel->sorted = p->sorted;
   *out_kernel = to_handle(kernel);
   return OPRIG_STATUS_OK;
 }
 
 oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t num_inputs, oprig_tensor* outputs,
                      size_t num_outputs) {
-  if (num_inputs != 1 || num_outputs != 2) return OPRIG_STATUS_INVALID_ARGUMENT;
   auto* kr = from_handle<TopKCpuKernel>(handle);
-  const oprig_tensor& x = inputs[0];
-  if (x.dtype != OPRIG_DTYPE_FLOAT_32 && x.dtype != OPRIG_DTYPE_FLOAT_16 && x.dtype != OPRIG_DTYPE_INT_32)
-    return OPRIG_STATUS_UNSUPPORTED;
-  if (x.scale != 0 || outputs[0].dtype != x.dtype || outputs[0].scale != 0 ||
-      outputs[1].dtype != OPRIG_DTYPE_INT_32 || outputs[1].scale != 0)
-    return OPRIG_STATUS_UNSUPPORTED;
-  const auto rank = static_cast<int64_t>(x.rank);
-  if (rank < 1 || kr->axis_param < -rank || kr->axis_param >= rank) return OPRIG_STATUS_INVALID_ARGUMENT;
-  const auto axis = static_cast<uint32_t>(kr->axis_param < 0 ? kr->axis_param + rank : kr->axis_param);
-  if (x.dims[axis] > INT32_MAX || kr->k_param < 1 || kr->k_param > x.dims[axis]) return OPRIG_STATUS_INVALID_ARGUMENT;
-  kr->dtype = static_cast<oprig_dtype>(x.dtype);
-  kr->outer = kr->inner = 1;
-  for (uint32_t d = 0; d < axis; ++d) kr->outer *= static_cast<size_t>(x.dims[d]);
-  for (uint32_t d = axis + 1; d < x.rank; ++d) kr->inner *= static_cast<size_t>(x.dims[d]);
-  kr->n = static_cast<size_t>(x.dims[axis]);
-  kr->k = static_cast<size_t>(kr->k_param);
-  for (oprig_tensor* y : {&outputs[0], &outputs[1]}) {
-    y->rank = x.rank;
-    std::copy(x.dims, x.dims + x.rank, y->dims);
-    y->dims[axis] = kr->k_param;
-  }
+  top_k::Shape shape;
+  const oprig_status st = top_k::plan_shape({kr->k_param, kr->axis_param, kr->largest, kr->sorted}, inputs,
+                                            num_inputs, outputs, num_outputs, &shape);
+  if (st != OPRIG_STATUS_OK) return st;
+  kr->dtype = shape.dtype;
+  kr->outer = static_cast<size_t>(shape.outer);
+  kr->n = static_cast<size_t>(shape.n);
+  kr->inner = static_cast<size_t>(shape.inner);
+  kr->k = static_cast<size_t>(shape.k);
   // Few long lines on the filter path: split each into parts so every thread has work.
   const size_t threads = std::max<uint32_t>(1, kr->ctx->cpu_threads);
   kr->parts = 1;
