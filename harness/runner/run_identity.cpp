@@ -65,6 +65,7 @@ nlohmann::json run_identity(const Selection& selection, const std::vector<report
           {"planned_cases", planned_case_ids}};
   // Only when on, so the run.json of a run from before the option still matches.
   if (selection.strict) identity["strict"] = true;
+  if (selection.bundled_reference) identity["bundled_reference"] = true;
   return identity;
 }
 
