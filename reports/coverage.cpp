@@ -5,6 +5,7 @@
 #include <map>
 #include <tuple>
 
+#include "reports/outcome.hpp"
 #include "reports/summary.hpp"
 
 namespace oprig::reports {
@@ -51,11 +52,15 @@ std::string headline(const RunResults& results) {
                     : "; " + std::to_string(untested) + " not tested (" +
                           counts_text(all, {Verdict::kUnimplemented, Verdict::kSkipped}) + ")";
   const std::string noted = counts_text(all, {Verdict::kQualityWarning, Verdict::kMistrusted});
+  // Expected failures and flakes the run's policy excuses (outcome.hpp) are not failures here.
+  const std::string excused = excused_counts_text(results);
+  uint64_t failing = 0;
+  const std::string failing_text = failing_counts_text(results, &failing);
   switch (exit_code_for(results)) {
     case kExitFailure:
-      return "FAILED: " + std::to_string(all.failures()) + " of " + cases_text(total) + " failed (" +
-             counts_text(all, {Verdict::kFailed, Verdict::kCrash, Verdict::kTimeout, Verdict::kInvalidSpec}) + "); " +
-             std::to_string(all[Verdict::kPassed]) + " passed" + (noted.empty() ? "" : ", " + noted) + untested_text;
+      return "FAILED: " + std::to_string(failing) + " of " + cases_text(total) + " failed (" + failing_text + "); " +
+             std::to_string(all[Verdict::kPassed]) + " passed" + (noted.empty() ? "" : ", " + noted) +
+             (excused.empty() ? "" : ", " + excused + " as the expectations allow") + untested_text;
     case kExitNothingTested:
       return "NOTHING TESTED: none of the " + cases_text(total) + " ran a kernel to a verdict (" +
              counts_text(all, {Verdict::kUnimplemented, Verdict::kSkipped}) + ")";
@@ -65,7 +70,8 @@ std::string headline(const RunResults& results) {
   const std::string passed = all[Verdict::kPassed] == total
                                  ? "all " + cases_text(total) + " passed"
                                  : std::to_string(all[Verdict::kPassed]) + " of " + cases_text(total) + " passed";
-  return "PASSED: " + passed + ", none failed" + (noted.empty() ? "" : " (" + noted + ": not failures)") + untested_text;
+  return "PASSED: " + passed + ", none failed" + (excused.empty() ? "" : " unexpectedly (" + excused + ")") +
+         (noted.empty() ? "" : " (" + noted + ": not failures)") + untested_text;
 }
 
 std::vector<BackendCoverage> coverage_by_backend(const RunResults& results) {

@@ -56,6 +56,10 @@ void read_struct(const json& j, const std::string& path, BackendRecord& b);
 void read_struct(const json& j, const std::string& path, PackageRecord& p);
 void read_struct(const json& j, const std::string& path, Environment& e);
 void read_struct(const json& j, const std::string& path, RunResults& r);
+void read_struct(const json& j, const std::string& path, ShardRecord& s);
+void read_struct(const json& j, const std::string& path, MergeInput& m);
+void read_struct(const json& j, const std::string& path, DeviceRecord& d);
+void read_struct(const json& j, const std::string& path, FarmRecord& f);
 
 template <class T>
 concept ResultsStruct = requires(const json& j, const std::string& path, T& out) {
@@ -288,6 +292,14 @@ void read_struct(const json& j, const std::string& path, CaseResult& c) {
   r.optional("inputs", c.inputs);
   r.optional("outputs", c.outputs);
   r.required("verdict", c.verdict);
+  // The outcome's fields sit beside the verdict they qualify (farm_record.hpp).
+  r.optional("status", c.outcome.status);
+  r.optional("expected", c.outcome.expected);
+  r.optional("expected_reason", c.outcome.expected_reason);
+  r.optional("expected_from", c.outcome.expected_from);
+  r.optional("attempts", c.outcome.attempts);
+  r.optional("fails_run", c.outcome.fails_run);
+  r.optional("device", c.outcome.device);
   r.optional("message", c.message);
   r.optional("repro", c.repro);
   r.optional("stats", c.stats);
@@ -314,6 +326,46 @@ void read_struct(const json& j, const std::string& path, PackageRecord& p) {
   r.optional("name", p.name);
   r.optional("version", p.version);
   r.optional("sha256", p.sha256);
+}
+
+void read_struct(const json& j, const std::string& path, ShardRecord& s) {
+  ObjectReader r(j, path);
+  r.required("index", s.index);
+  r.required("count", s.count);
+  r.optional("source", s.source);
+  r.optional("selected_cases", s.selected_cases);
+}
+
+void read_struct(const json& j, const std::string& path, MergeInput& m) {
+  ObjectReader r(j, path);
+  r.required("path", m.path);
+  r.optional("device", m.device);
+  r.optional("shard", m.shard);
+  r.optional("hostname", m.hostname);
+  r.optional("started_at", m.started_at);
+  r.optional("finished_at", m.finished_at);
+  r.optional("planned", m.planned);
+  r.optional("results", m.results);
+  r.optional("complete", m.complete);
+}
+
+void read_struct(const json& j, const std::string& path, DeviceRecord& d) {
+  ObjectReader r(j, path);
+  r.required("id", d.id);
+  r.optional("label", d.label);
+  r.optional("description", d.description);
+}
+
+void read_struct(const json& j, const std::string& path, FarmRecord& f) {
+  ObjectReader r(j, path);
+  r.optional("shard", f.shard);
+  r.optional("expectations", f.expectations);
+  r.optional("flake_reruns", f.flake_reruns);
+  r.optional("strict_expectations", f.strict_expectations);
+  r.optional("fail_on_flakes", f.fail_on_flakes);
+  r.optional("inputs", f.inputs);
+  r.optional("devices", f.devices);
+  r.optional("missing", f.missing);
 }
 
 void read_struct(const json& j, const std::string& path, Environment& e) {
@@ -343,6 +395,7 @@ void read_struct(const json& j, const std::string& path, RunResults& out) {
   r.required("cases", out.cases);
   r.optional("complete", out.complete);
   r.optional("incomplete_reason", out.incomplete_reason);
+  r.optional("farm", out.farm);
 }
 
 std::string read_whole_file(const std::filesystem::path& path) {
@@ -430,6 +483,17 @@ void to_json(json& j, const CaseResult& c) {
            {"wall_ms", number_to_json(c.wall_ms)}};
   if (!c.kept_dir.empty()) j["kept_dir"] = c.kept_dir;
   if (!c.kept_note.empty()) j["kept_note"] = c.kept_note;
+  const CaseOutcome& o = c.outcome;
+  if (!o.status.empty()) j["status"] = o.status;
+  if (!o.expected.empty()) j["expected"] = o.expected;
+  if (!o.expected_reason.empty()) j["expected_reason"] = o.expected_reason;
+  if (!o.expected_from.empty()) j["expected_from"] = o.expected_from;
+  if (!o.attempts.empty()) {
+    j["attempts"] = json::array();
+    for (Verdict v : o.attempts) j["attempts"].push_back(std::string(verdict_name(v)));
+  }
+  if (o.fails_run) j["fails_run"] = *o.fails_run;
+  if (!o.device.empty()) j["device"] = o.device;
 }
 
 void to_json(json& j, const BackendRecord& b) {
@@ -461,9 +525,36 @@ void to_json(json& j, const Environment& e) {
            {"packages", e.packages}};
 }
 
+void to_json(json& j, const ShardRecord& s) {
+  j = json{{"index", s.index}, {"count", s.count}, {"source", s.source}, {"selected_cases", s.selected_cases}};
+}
+
+void to_json(json& j, const MergeInput& m) {
+  j = json{{"path", m.path},         {"device", m.device},     {"shard", m.shard},
+           {"hostname", m.hostname}, {"started_at", m.started_at}, {"finished_at", m.finished_at},
+           {"planned", m.planned},   {"results", m.results},   {"complete", m.complete}};
+}
+
+void to_json(json& j, const DeviceRecord& d) {
+  j = json{{"id", d.id}, {"label", d.label}, {"description", d.description}};
+}
+
+void to_json(json& j, const FarmRecord& f) {
+  j = json::object();
+  if (f.shard) j["shard"] = *f.shard;
+  if (!f.expectations.empty()) j["expectations"] = f.expectations;
+  if (f.flake_reruns != 0) j["flake_reruns"] = f.flake_reruns;
+  if (f.strict_expectations) j["strict_expectations"] = true;
+  if (f.fail_on_flakes) j["fail_on_flakes"] = true;
+  if (!f.inputs.empty()) j["inputs"] = f.inputs;
+  if (!f.devices.empty()) j["devices"] = f.devices;
+  if (!f.missing.empty()) j["missing"] = f.missing;
+}
+
 void to_json(json& j, const RunResults& r) {
   j = json{{"schema_version", r.schema_version}, {"environment", r.environment}, {"complete", r.complete}};
   if (!r.complete) j["incomplete_reason"] = r.incomplete_reason;
+  if (!r.farm.empty()) j["farm"] = r.farm;
   j["cases"] = r.cases;
 }
 
@@ -478,6 +569,10 @@ void from_json(const json& j, BackendRecord& b) { read_struct(j, "", b); }
 void from_json(const json& j, PackageRecord& p) { read_struct(j, "", p); }
 void from_json(const json& j, Environment& e) { read_struct(j, "", e); }
 void from_json(const json& j, RunResults& r) { read_struct(j, "", r); }
+void from_json(const json& j, ShardRecord& s) { read_struct(j, "", s); }
+void from_json(const json& j, MergeInput& m) { read_struct(j, "", m); }
+void from_json(const json& j, DeviceRecord& d) { read_struct(j, "", d); }
+void from_json(const json& j, FarmRecord& f) { read_struct(j, "", f); }
 
 std::string dump_json(const json& j, int indent) {
   return j.dump(indent, ' ', false, json::error_handler_t::replace);

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "oprig/verdict.hpp"
+#include "reports/farm_record.hpp"
 
 namespace oprig::reports {
 
@@ -91,6 +92,7 @@ struct CaseResult {
   std::string oracle;   // what judged the outputs: "reference" (fp64), "golden", ...
   std::vector<TensorRecord> inputs, outputs;
   Verdict verdict = Verdict::kPassed;
+  CaseOutcome outcome;  // expectations, re-runs, device (farm_record.hpp); empty in a plain run
   std::string message;  // why the verdict is what it is; empty for a plain pass
   std::string repro;    // one-line command that re-runs exactly this case
   std::optional<CompareStats> stats;  // the output that decided the verdict (the first one when all pass)
@@ -136,6 +138,7 @@ struct RunResults {
   // still going): reports say INCOMPLETE and why.
   bool complete = true;
   std::string incomplete_reason;
+  FarmRecord farm;  // shard, expectations, merge (farm_record.hpp); empty in a plain run
   bool operator==(const RunResults&) const = default;
 };
 
@@ -156,6 +159,10 @@ void to_json(nlohmann::json& j, const BackendRecord& b);
 void to_json(nlohmann::json& j, const PackageRecord& p);
 void to_json(nlohmann::json& j, const Environment& e);
 void to_json(nlohmann::json& j, const RunResults& r);
+void to_json(nlohmann::json& j, const ShardRecord& s);
+void to_json(nlohmann::json& j, const MergeInput& m);
+void to_json(nlohmann::json& j, const DeviceRecord& d);
+void to_json(nlohmann::json& j, const FarmRecord& f);
 void from_json(const nlohmann::json& j, Mismatch& m);
 void from_json(const nlohmann::json& j, CompareStats& s);
 void from_json(const nlohmann::json& j, PerfStats& p);
@@ -165,6 +172,10 @@ void from_json(const nlohmann::json& j, BackendRecord& b);
 void from_json(const nlohmann::json& j, PackageRecord& p);
 void from_json(const nlohmann::json& j, Environment& e);
 void from_json(const nlohmann::json& j, RunResults& r);
+void from_json(const nlohmann::json& j, ShardRecord& s);
+void from_json(const nlohmann::json& j, MergeInput& m);
+void from_json(const nlohmann::json& j, DeviceRecord& d);
+void from_json(const nlohmann::json& j, FarmRecord& f);
 
 // Serialises with invalid UTF-8 replaced by U+FFFD instead of throwing: case
 // messages can carry whatever bytes a crashing worker printed.

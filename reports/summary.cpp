@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <numeric>
 
+#include "reports/outcome.hpp"
+
 namespace oprig::reports {
 namespace {
 
@@ -114,8 +116,10 @@ std::string summary_table(const RunResults& results) {
 int exit_code_for(const RunResults& results) {
   bool tested = false;
   for (const CaseResult& c : results.cases) {
-    if (verdict_is_failure(c.verdict)) return kExitFailure;
-    tested |= c.verdict == Verdict::kPassed || c.verdict == Verdict::kQualityWarning || c.verdict == Verdict::kMistrusted;
+    if (counts_as_failure(c)) return kExitFailure;
+    // A failure the run excuses (an expected failure, a flake) was tested all the same.
+    tested |= c.verdict == Verdict::kPassed || c.verdict == Verdict::kQualityWarning ||
+              c.verdict == Verdict::kMistrusted || verdict_is_failure(c.verdict);
   }
   return tested ? kExitOk : kExitNothingTested;
 }

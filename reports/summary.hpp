@@ -37,9 +37,9 @@ int verdict_severity(Verdict v);
 // several), one column per verdict that occurs anywhere in the run, then total.
 std::string summary_table(const RunResults& results);
 
-// kExitFailure when some case has a failing verdict (verdict_is_failure);
-// else kExitNothingTested when no case was judged (every case SKIPPED or
-// UNIMPLEMENTED, or none); else kExitOk.
+// kExitFailure when some case fails the run (a failing verdict, unless its
+// outcome excuses it: outcome.hpp); else kExitNothingTested when no case was
+// judged (every case SKIPPED or UNIMPLEMENTED, or none); else kExitOk.
 int exit_code_for(const RunResults& results);
 
 }  // namespace oprig::reports

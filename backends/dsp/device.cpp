@@ -1,6 +1,9 @@
 // The dsp backend: a device whose memory is host memory with red zones and
-// whose kernels run on the HVX simulator; time comes from the simulator's
-// cycle count and the DMA model, never from host clocks.
+// whose kernels run on the HVX simulator. Each execute() gets a fresh
+// simulator with the inputs mapped readable and the outputs writable, bound
+// to the calling thread (oprig_dsp.h reaches it there); time comes from its
+// cycle count and the DMA model, never from host clocks, and a fault it
+// recorded fails the execution with its message, whatever the kernel returns.
 #include <algorithm>
 #include <cstring>
 #include <string>
@@ -9,6 +12,7 @@
 #include "dma_model.hpp"
 #include "device.hpp"
 #include "hvx_sim/cost_model.hpp"
+#include "hvx_sim/simulator.hpp"
 
 namespace oprig {
 namespace {
@@ -22,7 +26,8 @@ DeviceInfo make_info() {
   info.driver_version = std::string(hvx::kSimulatorVersion) + ", cost model " +
                         std::to_string(hvx::kCostModelVersion) + " @ " +
                         std::to_string(hvx::kClockHz / 1'000'000) + " MHz";
-  info.api_version = "HVX-like 128B vector ISA (simulated)";
+  info.api_version = "Hexagon HVX 128B intrinsics (oprig_dsp.h v" + std::to_string(OPRIG_DSP_API_VERSION) + ", " +
+                     std::to_string(OPRIG_DSP_NUM_OPCODES) + " instructions, simulated)";
   info.dtypes = {OPRIG_DTYPE_UINT_8, OPRIG_DTYPE_INT_8, OPRIG_DTYPE_UINT_16, OPRIG_DTYPE_INT_16,
                  OPRIG_DTYPE_INT_32, OPRIG_DTYPE_BOOL_8};
   info.deterministic = true;
@@ -36,6 +41,7 @@ class DspBackend final : public Backend {
     context_.struct_size = sizeof(oprig_backend_context);
     context_.kind = OPRIG_BACKEND_DSP;
     context_.dsp_clock_hz = hvx::kClockHz;
+    context_.dsp = &hvx::api();
   }
 
   oprig_backend_kind kind() const override { return OPRIG_BACKEND_DSP; }
@@ -63,14 +69,28 @@ class DspBackend final : public Backend {
   oprig_status execute(const oprig_implementation_v1& impl, oprig_kernel* kernel,
                        std::span<const oprig_tensor> inputs,
                        std::span<const oprig_tensor> outputs, ExecTiming& timing) override {
+    hvx::Simulator sim;
+    for (size_t i = 0; i < inputs.size(); ++i)
+      if (inputs[i].data != nullptr) sim.map(inputs[i].data, inputs[i].bytes, false, "input " + std::to_string(i));
+    for (size_t i = 0; i < outputs.size(); ++i)
+      if (outputs[i].data != nullptr) sim.map(outputs[i].data, outputs[i].bytes, true, "output " + std::to_string(i));
     oprig_execute_info exec{};
     exec.struct_size = sizeof(oprig_execute_info);
-    const oprig_status status =
-        impl.execute(kernel, inputs.data(), inputs.size(), outputs.data(), outputs.size(), &exec);
+    oprig_status status;
+    {
+      const hvx::Simulator::Binding binding(sim);
+      status = impl.execute(kernel, inputs.data(), inputs.size(), outputs.data(), outputs.size(), &exec);
+    }
+    if (sim.faulted()) {
+      timing.failure = "the DSP faulted: " + sim.fault();
+      return OPRIG_STATUS_BACKEND_ERROR;
+    }
     if (status != OPRIG_STATUS_OK) return status;
-    timing.sim_cycles = exec.dsp_cycles;
+    // A kernel on oprig_dsp.h is timed by the simulator it ran on; one that
+    // carries its own simulator (built before oprig_dsp.h) reports its cycles.
+    timing.sim_cycles = sim.used() ? sim.cycles() : exec.dsp_cycles;
     timing.compute_ns =
-        static_cast<double>(exec.dsp_cycles) * 1e9 / static_cast<double>(hvx::kClockHz);
+        static_cast<double>(timing.sim_cycles) * 1e9 / static_cast<double>(hvx::kClockHz);
     return status;
   }
 

@@ -5,9 +5,13 @@
 // One layer of oprig's own, VK_LAYER_OPRIG_guard_bands, widens kernels'
 // bindings of tensors into their red zones (README.md).
 #include <algorithm>
-#include <cstdio>
 #include <array>
+#include <cstdio>
+#include <cstdlib>
 #include <vector>
+#if defined(__x86_64__) || defined(__i386__)
+#include <xmmintrin.h>
+#endif
 
 #include "vulkan/vulkan_device.hpp"
 
@@ -57,6 +61,43 @@ std::string describe_driver(VkPhysicalDevice device, const VkPhysicalDevicePrope
   // Before 1.2 the driver version is a vendor-encoded number only.
   return "driver version " + std::to_string(properties.driverVersion);
 }
+
+// OPRIG_VULKAN_FLUSH_DENORMALS=1 makes a CPU driver (lavapipe) compute fp32
+// as NVIDIA's Vulkan driver does by default: denormal inputs and results of
+// float arithmetic flushed to zero. lavapipe runs shaders on threads it
+// starts in vkCreateDevice, and threads inherit their creator's SSE control
+// register, so the device is created with flush-to-zero and
+// denormals-are-zero set there and the caller's register is restored right
+// after. A kernel whose fp32 intermediates fall below 2^-126 then fails here
+// as it would on an NVIDIA GPU (Activation's GELU_ERF did, issue nv-fix).
+// fp64 is flushed too on x86, which NVIDIA does not do: a kernel computing
+// fp32 exactly through double (common/glsl/fp32_exact.glsl) is not
+// representative under it. No effect on a GPU driver or off x86.
+class FlushDenormalsWhileCreating {
+ public:
+  FlushDenormalsWhileCreating() {
+#if defined(__x86_64__) || defined(__i386__)
+    const char* env = std::getenv("OPRIG_VULKAN_FLUSH_DENORMALS");
+    if (env == nullptr || env[0] == '\0' || std::string(env) == "0") return;
+    saved_ = _mm_getcsr();
+    active_ = true;
+    constexpr unsigned kFlushToZero = 0x8000u, kDenormalsAreZero = 0x0040u;
+    _mm_setcsr(saved_ | kFlushToZero | kDenormalsAreZero);
+#endif
+  }
+  ~FlushDenormalsWhileCreating() {
+#if defined(__x86_64__) || defined(__i386__)
+    if (active_) _mm_setcsr(saved_);
+#endif
+  }
+  FlushDenormalsWhileCreating(const FlushDenormalsWhileCreating&) = delete;
+  FlushDenormalsWhileCreating& operator=(const FlushDenormalsWhileCreating&) = delete;
+  bool active() const { return active_; }
+
+ private:
+  unsigned saved_ = 0;
+  bool active_ = false;
+};
 
 }  // namespace
 
@@ -139,11 +180,16 @@ std::shared_ptr<VulkanDevice> VulkanDevice::create(const VulkanOptions& options,
   device_info.queueCreateInfoCount = 1;
   device_info.pQueueCreateInfos = &queue_info;
   device_info.pEnabledFeatures = &enabled;
-  if (VkResult r = vkCreateDevice(self->physical_, &device_info, nullptr, &self->device_);
-      r != VK_SUCCESS) {
+  VkResult created = VK_SUCCESS;
+  {
+    const FlushDenormalsWhileCreating flush;
+    created = vkCreateDevice(self->physical_, &device_info, nullptr, &self->device_);
+    if (flush.active()) self->driver_description_ += " (fp32 denormals flushed: OPRIG_VULKAN_FLUSH_DENORMALS)";
+  }
+  if (created != VK_SUCCESS) {
     self->device_ = VK_NULL_HANDLE;
     return fail(std::string("vkCreateDevice on ") + self->properties_.deviceName + " returned " +
-                result_name(r));
+                result_name(created));
   }
   vkGetDeviceQueue(self->device_, self->queue_family_, 0, &self->queue_);
 

@@ -18,6 +18,7 @@
 #include "bench/launch_bound.hpp"
 #include "bench/machine_probe.hpp"
 #include "cases/tensor_data.hpp"
+#include "farm/shard_plan.hpp"
 #include "core/dtype.hpp"
 #include "package/loader.hpp"
 #include "perf/roofline.hpp"
@@ -100,6 +101,29 @@ bool has_quantised_input(const Case& c) {
   return std::any_of(c.inputs.begin(), c.inputs.end(), [](const CaseTensor& t) { return t.quant.scale != 0; });
 }
 
+// The benchmarks of one op on one backend: the plan's bench shapes, one fill
+// and the default params (each value of an enumeration swept): the speed of a
+// kernel does not depend on which of the correctness fills it sees.
+// Quantised cases also take the plan's "uniform" (random codes).
+std::vector<Case> bench_cases(const LoadedOp& op, const std::string& backend) {
+  TestPlan bench_plan = op.plan;
+  bench_plan.shapes = op.plan.bench_shapes;
+  bench_plan.golden_literals.clear();
+  const std::string plain_fill = bench_fill(op.plan.fills);
+  const std::string quantised_fill = plain_fill == "uniform" ? plain_fill : bench_fill(op.plan.quantized_fills);
+  std::vector<Case> out;
+  for (const Case& c : generate_cases(op.space, bench_plan, {backend}))
+    if (c.variant.ends_with("p0") && c.fill == (has_quantised_input(c) ? quantised_fill : plain_fill)) out.push_back(c);
+  return out;
+}
+
+// --shard: a benchmark's expected cost in seconds, for farm/shard_plan.hpp's
+// cut: its warm-up and repetitions take about the same time whatever its size
+// (kBenchSeconds at the default --min-time), plus its correctness run, about
+// 100 ns an element with the fp64 reference.
+constexpr double kBenchSeconds = 3;
+double bench_cost(const Case& c) { return kBenchSeconds + 1e-7 * static_cast<double>(c.element_count()); }
+
 }  // namespace
 
 std::string check_bench_options(const BenchOptions& o) {
@@ -172,14 +196,24 @@ BenchRun run_benchmarks(const Suite& suite, const Selection& selection, const Be
     if (pop == nullptr || !(pop->backend_mask & OPRIG_BACKEND_BIT(kind))) return nullptr;
     return op.package->implementation(kind, why);
   };
+  // --shard: this shard's part of every benchmark of the selection.
+  std::optional<std::set<std::string>> in_shard;
+  {
+    std::vector<farm::ShardUnit> units;
+    for (const auto& op : suite.ops)
+      for (const std::string& name : selection.backends)
+        for (const Case& c : bench_cases(*op, name)) {
+          run.selected.emplace_back(c.id, c.seed);
+          units.push_back({{c.id}, bench_cost(c)});
+        }
+    if (options.shard) {
+      const farm::ShardCut cut = farm::cut_shard(units, *options.shard);
+      in_shard = cut.ids;
+      run.shard_cost_share = cut.total_cost > 0 ? cut.cost / cut.total_cost : 0;
+    }
+  }
   for (const auto& op : suite.ops) {
     const LoadedOp* base_op = base_twin_of(*op, base);
-    TestPlan bench_plan = op->plan;
-    bench_plan.shapes = op->plan.bench_shapes;
-    bench_plan.golden_literals.clear();
-    const std::string plain_fill = bench_fill(op->plan.fills);
-    // Quantised cases also take the plan's "uniform" (random codes).
-    const std::string quantised_fill = plain_fill == "uniform" ? plain_fill : bench_fill(op->plan.quantized_fills);
     for (const std::string& name : selection.backends) {
       if (!backends.count(name)) {
         std::string why;
@@ -190,11 +224,8 @@ BenchRun run_benchmarks(const Suite& suite, const Selection& selection, const Be
       const oprig_backend_kind kind = backend_kind_from_name(name);
       const oprig_implementation_v1* impl = kernel_of(*op, kind, &no_impl);
       const oprig_implementation_v1* base_impl = base_op ? kernel_of(*base_op, kind, &no_base_impl) : nullptr;
-      for (const Case& c : generate_cases(op->space, bench_plan, {name})) {
-        // One fill and the default params (each value of an enumeration
-        // swept): the speed of a kernel does not depend on which of the
-        // correctness fills it sees.
-        if (!c.variant.ends_with("p0") || c.fill != (has_quantised_input(c) ? quantised_fill : plain_fill)) continue;
+      for (const Case& c : bench_cases(*op, name)) {
+        if (in_shard && !in_shard->count(c.id)) continue;
         BackendContext be{backend, name + " unavailable", op->package, impl, no_impl};
         if (backend == nullptr || impl == nullptr) {
           results.push_back(execute_case(c, op->context, be));

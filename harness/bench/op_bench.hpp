@@ -23,11 +23,13 @@
 
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "bench/roofline_page.hpp"
 #include "bench/warmup.hpp"
+#include "farm/shard.hpp"
 #include "perf/calibration.hpp"
 #include "reports/results.hpp"
 #include "runner/suite.hpp"
@@ -51,6 +53,9 @@ struct BenchOptions {
   // This machine's calibrated peaks by backend name ("cpu", ...); a backend
   // without an entry gets no roofline check.
   std::map<std::string, perf::BackendPeaks> peaks;
+  // --shard: time only this shard's benchmarks (harness/farm/shard_plan.hpp,
+  // cut by expected seconds rather than by elements).
+  std::optional<farm::ShardSpec> shard;
 };
 
 inline constexpr int kMinRepetitions = 9;
@@ -68,6 +73,9 @@ struct BenchRun {
   // many of them were timed and kept in out_dir/base/benchmark.json.
   std::vector<reports::CaseResult> base_cases;
   size_t base_timed = 0;
+  // Every benchmark of the selection (all shards'), in order, with its seed: run.json's selection.
+  std::vector<std::pair<std::string, uint64_t>> selected;
+  double shard_cost_share = 1;  // --shard: this shard's share of the expected time
 };
 
 // Writes Google Benchmark's JSON to out_dir/benchmark.json. With `base` (the

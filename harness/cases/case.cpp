@@ -302,6 +302,7 @@ std::vector<Case> cases_for(const OpCaseSpace& space, const TestPlan& plan, cons
       c.inputs = case_inputs(space, combo, entry, plan, backend);
       c.outputs = case_outputs(space, combo, entry, plan);
       c.shape_text = entry_shape_text(entry, c.inputs);
+      c.reduction_length = entry.reduction_length;
       add_variants(out, c, space, plan, entry);
     }
   }

@@ -40,6 +40,8 @@ struct TensorSlot {
   std::map<std::string, std::string> layout_by_backend;
   std::map<std::string, std::vector<TypeChoice>> types_by_backend;  // backends the spec allows
   nlohmann::json default_value;  // static inputs: the spec's default_value (null when none)
+  std::string shape_text;        // the spec's Shape/Text as written ("[batch, height, width, channel]"), "" when none
+  std::vector<std::string> constraints;  // constraint texts
 };
 
 // One Parameter of the spec.
@@ -53,6 +55,8 @@ struct ParamSlot {
   nlohmann::json default_value;              // parsed Default (enumeration values by name); null when none
   std::string default_raw;                   // the Default as written
   std::vector<std::string> constraints;      // constraint texts
+  std::string shape_text;                    // Shape/Text as written ("[2]", "[2, 2]"), "" when none
+  std::string description;                   // the Description's content
 };
 
 // The types of every tensor def in one case (one entry per spec def; a
@@ -112,6 +116,9 @@ struct Case {
   // output, or a table like plan.json's), which judges the case instead of
   // the plan's; null when the manifest has none.
   nlohmann::json tolerance;
+  // Terms summed into one output element (the shape entry's
+  // "reduction_length"): scales a tolerance's "accumulation" term.
+  double reduction_length = 1;
   uint64_t seed = 0;
   std::string golden_id;
   std::string id;

@@ -2,9 +2,11 @@
 
 #include <cmath>
 #include <cctype>
+#include <map>
 #include <set>
 #include <stdexcept>
 
+#include "cases/derive_nodes.hpp"
 #include "core/dtype.hpp"
 
 namespace oprig::harness {
@@ -165,17 +167,11 @@ std::optional<NumericRange> parse_constraint_range(const std::string& text) {
   return r;
 }
 
-ordered_json derive_plan_json(const OpCaseSpace& space, const std::string& spec_file) {
-  ordered_json plan;
-  plan["op"] = space.op;
-  plan["spec"] = spec_file;
-  plan["about"] =
-      "Derived from the spec by oprig (no plan.json): shapes from each input's Rank, every enumeration value, "
-      "defaults plus one random variant inside each constraint range that parses, and default tolerances. Edit it "
-      "to fit the op (shapes that relate to each other, fills of the valid domain, tolerances of its math).";
+namespace {
 
-  // Shapes: every mandatory input the same shape (elementwise), ranks from the
-  // first input's Rank; other inputs keep their own Rank where it is fixed.
+// The plan from the Ranks alone: what oprig derives when no valid node can
+// be found from the spec's texts and the op's judge (the notes say why).
+ordered_json rank_plan(const OpCaseSpace& space, ordered_json plan) {
   ordered_json shapes = ordered_json::array();
   const std::string rank0 = space.inputs.empty() ? "" : space.inputs.front().rank;
   bool any_optional = false;
@@ -203,19 +199,10 @@ ordered_json derive_plan_json(const OpCaseSpace& space, const std::string& spec_
     }
   }
   plan["shapes"] = shapes;
-
   plan["fills"] = {{"uniform", {{"kind", "uniform"}, {"low", -1}, {"high", 1},
                                 {"about", "[-1, 1]: a domain most ops accept; widen or narrow it to the op's"}}},
                    {"small_int", {{"kind", "small_int"}, {"low", -4}, {"high", 4}, {"zero_share", 0.1},
                                   {"about", "exact integers: sums do not cancel"}}}};
-  // all_codes gives consecutive codes, so a tensor of 256 elements holds every
-  // 8-bit code once; the plan's small shapes would hold a handful. 16-bit
-  // types get 256 consecutive codes from a seeded start, not all 65536.
-  ordered_json codes = {{"kind", "all_codes"}, {"about", "every code of an 8-bit type: 256 elements"}};
-  if (const std::vector<int64_t> shape = code_range_shape(rank0); !shape.empty())
-    codes["shapes"] = ordered_json::array({shape});
-  plan["quantized_fills"] = {{"codes", codes}};
-
   ordered_json params = ordered_json::object();
   for (const ParamSlot& p : space.params) {
     if (!p.enumeration.empty()) {
@@ -258,15 +245,234 @@ ordered_json derive_plan_json(const OpCaseSpace& space, const std::string& spec_
                         {"reason", "mandatory parameter without a Default or a range: a guess, edit it"}};
   }
   if (!params.empty()) plan["params"] = params;
+  return plan;
+}
 
-  std::set<std::string> dtypes;
-  for (const std::vector<TensorSlot>* slots : {&space.inputs, &space.outputs})
-    for (const TensorSlot& s : *slots)
-      for (const auto& [backend, types] : s.types_by_backend)
-        for (const TypeChoice& t : types) dtypes.insert(std::string(dtype_name(t.dtype)));
+// Every data type some tensor of the op has on some backend.
+std::set<std::string> data_types(const std::vector<TensorSlot>& slots) {
+  std::set<std::string> out;
+  for (const TensorSlot& s : slots)
+    for (const auto& [backend, types] : s.types_by_backend)
+      for (const TypeChoice& t : types) out.insert(std::string(dtype_name(t.dtype)));
+  return out;
+}
+
+// The float type a fill that costs cases runs in: FLOAT_32 where the op has it.
+std::vector<std::string> primary_float(const std::set<std::string>& types) {
+  for (const char* t : {"FLOAT_32", "FLOAT_16", "FLOAT_64"})
+    if (types.count(t)) return {t};
+  return {};
+}
+
+ordered_json entry_json(const DerivedNode& n, const std::string& layout) {
+  ordered_json e;
+  e["name"] = n.name;
+  ordered_json inputs = ordered_json::array();
+  for (const auto& s : n.node.inputs) inputs.push_back(s ? ordered_json(*s) : ordered_json(nullptr));
+  e["inputs"] = inputs;
+  if (!n.node.params.empty()) e["params"] = n.node.params;
+  if (n.reduction_length > 1) e["reduction_length"] = n.reduction_length;
+  if (!layout.empty()) e["layout"] = layout;
+  e["about"] = n.purpose;
+  return e;
+}
+
+}  // namespace
+
+ordered_json derived_tolerance(const std::string& dtype_name, bool quantized_or_integer_output) {
+  (void)quantized_or_integer_output;
+  if (dtype_name == "FLOAT_16" || dtype_name == "FLOAT_32" || dtype_name == "FLOAT_64") {
+    const std::string sums = dtype_name == "FLOAT_64" ? "FLOAT_64" : "FLOAT_32";
+    return {{"ulp", 4},
+            {"accumulation", sums},
+            {"reason", "derived: 4 ulp of the expected value (one rounding of each step of a short chain of "
+                       "correctly rounded or near-correct functions) plus the work behind the element: L * eps * "
+                       "|expected| + 4 * sqrt(L) * eps * rms(expected), eps of sums carried in " + sums +
+                       " (fp16 data is summed in fp32), L the terms summed into one output element (the shape "
+                       "entry's reduction_length: the sizes an input has that no output has, or the axis); a "
+                       "narrower accumulator errs far more and fails (harness/README.md, derived plans)"}};
+  }
+  if (dtype_name == "BOOL_8") return {{"lsb", 0}, {"reason", "derived: booleans are exact"}};
+  return {{"lsb", 1},
+          {"reason", "derived: quantised codes within 1 (one requantisation may round either way at a tie)"}};
+}
+
+ordered_json derive_plan_json(const OpCaseSpace& space, const std::string& spec_file,
+                              const std::vector<LayoutJudge>& judges) {
+  ordered_json plan;
+  plan["op"] = space.op;
+  plan["spec"] = spec_file;
+  std::vector<std::pair<std::string, Derivation>> derivations;
+  std::vector<LayoutJudge> order = judges;
+  if (order.empty()) order.push_back({"", nullptr});
+  for (const LayoutJudge& j : order)
+    if (auto d = derive_nodes(space, j.judge)) derivations.emplace_back(j.layout, std::move(*d));
+  const std::set<std::string> in_types = data_types(space.inputs);
+  const std::set<std::string> out_types = data_types(space.outputs);
+  std::set<std::string> all_types = in_types;
+  all_types.insert(out_types.begin(), out_types.end());
+
+  if (derivations.empty()) {
+    plan["about"] =
+        "Derived from the spec by oprig (no plan.json), from the Ranks alone: no valid node could be built from the "
+        "spec's shape texts" + std::string(judges.empty() || judges.front().judge == nullptr ? "" : " and the op's judge") +
+        ". Edit the shapes to valid nodes of the op.";
+    plan = rank_plan(space, plan);
+  } else {
+    const Derivation& first = derivations.front().second;
+    plan["about"] =
+        "Derived from the spec by oprig (no plan.json): valid nodes by construction (" +
+        (first.judge.empty() ? std::string("the spec's constraints") : first.judge) +
+        " accepted each), every parameter's domain swept, sizes around vector widths, one-element, empty and large "
+        "tensors, random nodes, hostile fills, tolerances from the types and the work (harness/README.md, derived "
+        "plans). Edit it to fit the op.";
+    ordered_json derivation = ordered_json::object();
+    derivation["judge"] = first.judge.empty() ? "none: the spec's constraints alone (no reference to ask)" : first.judge;
+    size_t tried = 0, rejected = 0, nodes = 0;
+    ordered_json examples = ordered_json::array(), notes = ordered_json::array();
+    for (const auto& [layout, d] : derivations) {
+      tried += d.tried;
+      rejected += d.rejected;
+      nodes += d.nodes.size();
+      for (const std::string& r : d.rejections) examples.push_back((layout.empty() ? "" : layout + ": ") + r);
+      for (const std::string& n : d.notes) notes.push_back((layout.empty() ? "" : layout + ": ") + n);
+    }
+    derivation["nodes"] = nodes;
+    derivation["candidates_judged"] = tried;
+    derivation["candidates_rejected"] = rejected;
+    if (!examples.empty()) derivation["rejected_examples"] = examples;
+    if (!notes.empty()) derivation["notes"] = notes;
+    plan["derivation"] = derivation;
+
+    ordered_json shapes = ordered_json::array();
+    std::map<std::string, ordered_json> by_fill;
+    for (const char* f : {"small_int", "huge", "specials", "ties"}) by_fill[f] = ordered_json::array();
+    ordered_json code_shapes = ordered_json::array();
+    size_t code_best = 0;
+    for (const auto& [layout, d] : derivations)
+      for (const DerivedNode& n : d.nodes) {
+        const ordered_json e = entry_json(n, layout);
+        shapes.push_back(e);
+        for (const std::string& f : n.fills)
+          if (by_fill.count(f)) by_fill[f].push_back(e);
+        size_t count = 1;
+        if (!n.node.inputs.empty() && n.node.inputs[0])
+          for (int64_t x : *n.node.inputs[0]) count *= static_cast<size_t>(x);
+        if (count >= 16 && (code_best == 0 || (count >= 256 && (code_best < 256 || count < code_best)) ||
+                            (code_best < 256 && count > code_best))) {
+          code_best = count;
+          code_shapes = ordered_json::array({e});
+        }
+      }
+    plan["shapes"] = shapes;
+    const std::string input0 = space.inputs.front().name;
+    const std::vector<std::string> floats = primary_float(in_types);
+    std::vector<std::string> float_types;
+    for (const char* t : {"FLOAT_16", "FLOAT_32", "FLOAT_64"})
+      if (in_types.count(t)) float_types.push_back(t);
+    ordered_json fills = ordered_json::object();
+    fills["uniform"] = {{"kind", "uniform"}, {"low", -1}, {"high", 1},
+                        {"about", "[-1, 1] on every input: every node, every type"}};
+    if (!by_fill["small_int"].empty()) {
+      ordered_json f = {{"kind", "small_int"}, {"low", -4}, {"high", 4}, {"zero_share", 0.1},
+                        {"about", "exact small integers (the opsuite's cancellation-safe fill): products and sums "
+                                  "are exact in every float type, so no order of summation may differ"}};
+      // A selection's winners of a fill with zeros are mostly zeros: no zeros there.
+      if (first.selection) {
+        f["zero_share"] = 0;
+        f["exclude_zero"] = true;
+      }
+      f["shapes"] = by_fill["small_int"];
+      std::vector<std::string> types = floats;
+      for (const std::string& t : in_types)
+        if (t != "FLOAT_16" && t != "FLOAT_32" && t != "FLOAT_64") types.push_back(t);
+      if (!types.empty()) f["types"] = types;
+      fills["small_int"] = f;
+    }
+    if (!float_types.empty() && !by_fill["huge"].empty()) {
+      ordered_json f = {{"inputs", {{input0, {{"kind", "uniform"}, {"low", -1e30}, {"high", 1e30}}}}},
+                        {"kind", "uniform"}, {"low", -1}, {"high", 1},
+                        {"about", "huge values in " + input0 + " (up to 1e30, the type's largest finite for "
+                                  "FLOAT_16): what overflows without care (an exponential without its maximum "
+                                  "subtracted) overflows here; the other inputs stay in [-1, 1], so sums of "
+                                  "products stay finite in fp32 whatever their order"}};
+      f["shapes"] = by_fill["huge"];
+      f["types"] = floats;
+      ordered_json tol = ordered_json::object();
+      for (const std::string& t : float_types) {
+        ordered_json entry = derived_tolerance(t, false);
+        entry["mistrust_zero_fraction"] = 1.0;
+        entry["reason"] = entry["reason"].get<std::string>() +
+                          "; huge values make many results exactly zero (one-hot slices), which is right here";
+        tol[t] = entry;
+      }
+      f["tolerance"] = tol;
+      fills["huge"] = f;
+    }
+    if (!float_types.empty() && !by_fill["specials"].empty()) {
+      ordered_json f = {{"inputs",
+                         {{input0,
+                           {{"kind", "specials"},
+                            {"values", {"nan", "inf", "-inf", "-0", "+0", "huge", "-huge", "denorm_min", "-denorm_min",
+                                        "lowest_normal"}},
+                            {"value", 0.125},
+                            {"low", -1},
+                            {"high", 1}}}}},
+                        {"kind", "uniform"}, {"low", -1}, {"high", 1},
+                        {"about", "one element in 8 of " + input0 + " a special value (NaN, +-inf, -0, +0, +-huge, "
+                                  "denormals, the smallest normal) among values in [-1, 1]: NaN and infinities "
+                                  "propagate where the reference says, and stay in their own slices"}};
+      f["shapes"] = by_fill["specials"];
+      f["types"] = float_types;
+      fills["specials"] = f;
+    }
+    if (first.selection && !by_fill["ties"].empty()) {
+      ordered_json f = {{"kind", "ties"}, {"levels", 4}, {"low", -1.5}, {"high", 1.5},
+                        {"about", "values from four levels only (+-0.5, +-1.5, no zero, so the comparison is not "
+                                  "mistrusted): ties for selections, which the reference breaks its own way (an "
+                                  "unstable order shows)"}};
+      f["shapes"] = by_fill["ties"];
+      if (!floats.empty()) f["types"] = floats;
+      fills["ties"] = f;
+    }
+    plan["fills"] = fills;
+    if (!code_shapes.empty())
+      plan["quantized_fills"] = {{"codes", {{"kind", "all_codes"}, {"shapes", code_shapes},
+                                            {"about", "consecutive codes of the quantised types"}}}};
+    std::set<std::string> zero_sign;
+    ordered_json unordered = ordered_json::array();
+    for (const auto& [layout, d] : derivations) {
+      zero_sign.insert(d.signed_zero_outputs.begin(), d.signed_zero_outputs.end());
+      if (unordered.empty()) unordered = d.order_insensitive;
+    }
+    if (!zero_sign.empty()) plan["signed_zero"] = zero_sign;
+    if (!unordered.empty()) plan["order_insensitive"] = unordered;
+  }
+  if (!plan.contains("quantized_fills")) {
+    // all_codes gives consecutive codes, so a tensor of 256 elements holds every
+    // 8-bit code once; 16-bit types get 256 consecutive codes from a seeded start.
+    ordered_json codes = {{"kind", "all_codes"}, {"about", "every code of an 8-bit type: 256 elements"}};
+    const std::string rank0 = space.inputs.empty() ? "" : space.inputs.front().rank;
+    if (const std::vector<int64_t> shape = code_range_shape(rank0); !shape.empty())
+      codes["shapes"] = ordered_json::array({shape});
+    plan["quantized_fills"] = {{"codes", codes}};
+  }
+
+  // Tolerances: floats from their type and the work; integer outputs (indices, counts) exact.
   ordered_json tolerance = ordered_json::object();
-  for (const std::string& d : dtypes)
-    if (const auto t = default_tolerance(d)) tolerance[d] = *t;
+  for (const std::string& d : all_types) tolerance[d] = derived_tolerance(d, false);
+  for (const TensorSlot& o : space.outputs) {
+    bool plain_integer = false, other = false;
+    for (const auto& [backend, types] : o.types_by_backend)
+      for (const TypeChoice& t : types) {
+        if (!t.quantized && is_integer_dtype(t.dtype) && t.dtype != OPRIG_DTYPE_BOOL_8) plain_integer = true;
+        else other = true;
+      }
+    if (plain_integer && !other)
+      tolerance[o.name] = {{"lsb", 0}, {"mistrust_zero_fraction", 1.0},
+                           {"reason", "derived: integer outputs (indices, counts) are exact; index 0 is as good an "
+                                      "answer as any, so zeros are no reason to mistrust"}};
+  }
   plan["tolerance"] = tolerance;
   plan["golden"] = {{"max_elements", 256}};
   return plan;

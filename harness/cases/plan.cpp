@@ -86,7 +86,7 @@ ShapeEntry parse_shape_entry(const json& j, const std::string& where) {
     e.inputs.push_back(parse_dims(j, where));
     return e;
   }
-  only_keys(j, where, {"name", "inputs", "params", "num_outputs", "layout", "quantization"});
+  only_keys(j, where, {"name", "inputs", "params", "num_outputs", "layout", "quantization", "reduction_length", "about"});
   if (!j.contains("inputs")) fail(where, "a shape entry needs \"inputs\" (one shape per input, null to leave one out)");
   e.name = get<std::string>(j.value("name", json("")), where + "/name");
   const json& inputs = j.at("inputs");
@@ -106,7 +106,30 @@ ShapeEntry parse_shape_entry(const json& j, const std::string& where) {
   }
   if (j.contains("quantization"))
     parse_quantization(j.at("quantization"), where + "/quantization", e.input_quantization, e.output_quantization);
+  if (j.contains("reduction_length")) {
+    e.reduction_length = get<double>(j.at("reduction_length"), where + "/reduction_length");
+    if (!(e.reduction_length >= 1)) fail(where + "/reduction_length", "must be at least 1");
+  }
   return e;
+}
+
+OrderInsensitive parse_order_insensitive(const json& j, const std::string& where) {
+  only_keys(j, where, {"outputs", "axis", "when", "reason"});
+  OrderInsensitive o;
+  if (!j.contains("outputs") || !j.contains("axis") || !j.contains("reason"))
+    fail(where, "needs \"outputs\", \"axis\" and \"reason\"");
+  o.outputs = get<std::vector<std::string>>(j.at("outputs"), where + "/outputs");
+  if (o.outputs.empty()) fail(where + "/outputs", "name at least one output");
+  o.axis = j.at("axis");
+  if (!o.axis.is_number_integer() && !o.axis.is_string())
+    fail(where + "/axis", "an integer, or the name of the parameter holding the axis");
+  if (j.contains("when")) {
+    o.when = j.at("when");
+    if (!o.when.is_object()) fail(where + "/when", "expected an object: parameter -> value");
+  }
+  o.reason = get<std::string>(j.at("reason"), where + "/reason");
+  if (o.reason.empty()) fail(where + "/reason", "must say why the order is open");
+  return o;
 }
 
 std::vector<ShapeEntry> parse_shapes(const json& j, const std::string& where) {
@@ -141,9 +164,15 @@ FillSpec parse_fill_spec(const json& j, const std::string& where) {
     if (f.levels < 1) fail(where + "/levels", "must be at least 1");
   } else if (f.kind == "boxes") {
     if (f.value < 0 || f.value >= 1) fail(where + "/value", "the share of repeated boxes must be in [0, 1)");
+  } else if (f.kind == "specials") {
+    if (!j.contains("values")) fail(where, "a specials fill needs \"values\" (edge values to scatter)");
+    f.edge_values = get<std::vector<std::string>>(j.at("values"), where + "/values");
+    if (f.edge_values.empty()) fail(where, "a specials fill needs values");
+    if (!(f.low < f.high)) fail(where, "low must be below high");
+    if (!(f.value > 0 && f.value <= 1)) fail(where + "/value", "the share of special elements must be in (0, 1]");
   } else if (!needs_range && f.kind != "all_codes" && f.kind != "constant") {
     fail(where, "unknown fill kind '" + f.kind +
-                    "' (uniform, small_int, edge, all_codes, constant, distinct, ties, boxes)");
+                    "' (uniform, small_int, edge, specials, all_codes, constant, distinct, ties, boxes)");
   }
   return f;
 }
@@ -268,7 +297,8 @@ TestPlan parse_plan(const json& j, const std::filesystem::path& path) {
   plan.dir = path.parent_path();
   try {
     only_keys(j, file, {"op", "spec", "about", "shapes", "fills", "quantized_fills", "params", "types",
-                        "quantization", "tolerance", "golden", "bench", "signed_zero"});
+                        "quantization", "tolerance", "golden", "bench", "signed_zero", "order_insensitive",
+                        "derivation"});
     for (const char* key : {"op", "spec", "shapes", "fills", "tolerance"})
       if (!j.contains(key)) fail(file, std::string("missing required key \"") + key + "\"");
     plan.op = get<std::string>(j.at("op"), file + ": /op");
@@ -301,6 +331,13 @@ TestPlan parse_plan(const json& j, const std::filesystem::path& path) {
       if (z.is_boolean()) plan.signed_zero_all = z.get<bool>();
       else if (z.is_array()) plan.signed_zero_outputs = get<std::vector<std::string>>(z, file + ": /signed_zero");
       else fail(file + ": /signed_zero", "expected true, false or a list of output names");
+    }
+    if (j.contains("order_insensitive")) {
+      const json& list = j.at("order_insensitive");
+      if (!list.is_array()) fail(file + ": /order_insensitive", "expected an array");
+      for (size_t i = 0; i < list.size(); ++i)
+        plan.order_insensitive.push_back(
+            parse_order_insensitive(list[i], file + ": /order_insensitive/" + std::to_string(i)));
     }
     if (j.contains("golden")) {
       const json& g = j.at("golden");

@@ -26,6 +26,10 @@ struct FillSpec {
   // "distinct": a random permutation of evenly spaced values in [low, high]
   //            (no two equal: no ties for sorts and arg-max);
   // "ties": values from only `levels` distinct ones in [low, high];
+  // "specials": a uniform fill in [low, high] with a share `value` of its
+  //            elements replaced by `edge_values` chosen at random (NaN, ±inf,
+  //            -0, huge, denormals scattered among ordinary values, so one
+  //            slice's special value must not leak into its neighbours);
   // "boxes": boxes [y1, x1, y2, x2] (last dim 4) with corners in [low, high]
   //            and y1 <= y2, x1 <= x2; `value` > 0 makes that share identical
   //            to the box before.
@@ -73,6 +77,9 @@ struct ShapeEntry {
   // plan's (by position among the quantised tensors, the last repeats);
   // empty: the plan's. Lets one plan test several scales and zero points.
   std::vector<Quantization> input_quantization, output_quantization;
+  // Terms summed into one output element in this entry's cases (a tolerance's
+  // "accumulation" term grows with it; compare/tolerance.hpp); 1: none given.
+  double reduction_length = 1;
 };
 
 struct ParamSweep {
@@ -102,6 +109,17 @@ struct GoldenLiteral {
   std::vector<Quantization> input_quantization, output_quantization;  // empty: the plan's
 };
 
+// Outputs whose order along an axis the op leaves open (a top-k with
+// sorted=false): a case this applies to compares each slice along `axis` of
+// these outputs as a multiset of tuples (one element of each output, the
+// listed order), e.g. values with their indices, not position by position.
+struct OrderInsensitive {
+  std::vector<std::string> outputs;
+  nlohmann::json axis;  // an integer, or the name of the parameter that holds it
+  nlohmann::json when = nlohmann::json::object();  // parameter -> value: applies only where all match
+  std::string reason;
+};
+
 struct TestPlan {
   std::filesystem::path file;  // the plan.json
   std::filesystem::path dir;   // its folder (the op folder)
@@ -123,6 +141,7 @@ struct TestPlan {
   // (every output) or ["out", ...]; empty: none (+0 == -0).
   bool signed_zero_all = false;
   std::vector<std::string> signed_zero_outputs;
+  std::vector<OrderInsensitive> order_insensitive;
   bool derived = false;  // made from the spec alone (no plan.json)
 };
 

@@ -69,6 +69,12 @@ class ElementMaker {
       return r.min + std::floor(rng_.unit() * span);
     }
     if (kind == "edge") return edge_value(fill_.edge_values[i % fill_.edge_values.size()], d);
+    if (kind == "specials") {  // a share of edge values scattered over a uniform fill
+      const double u = rng_.unit();
+      const size_t pick = static_cast<size_t>(rng_.next() % fill_.edge_values.size());
+      if (u < fill_.value) return edge_value(fill_.edge_values[pick], d);
+      return to_dtype_value(fill_.low + (fill_.high - fill_.low) * rng_.unit(), d);
+    }
     if (kind == "constant") return to_dtype_value(fill_.value, d);
     if (kind == "small_int") {
       if (!fill_.exclude_zero && rng_.unit() < fill_.zero_share) return 0.0;
@@ -201,6 +207,9 @@ double edge_value(const std::string& name, oprig_dtype dtype) {
   else if (base == "denorm_min") v = half ? 0x1p-24 : std::numeric_limits<float>::denorm_min();
   else if (base == "denorm_max") v = half ? 0x3ffp-24 : std::numeric_limits<float>::min() - std::numeric_limits<float>::denorm_min();
   else if (base == "lowest_normal") v = half ? 0x1p-14 : std::numeric_limits<float>::min();
+  // Large, yet a sum of a million of them times values up to 1 stays finite
+  // in the type sums are carried in (fp32 for fp16 data): 2^100, fp16 2^10.
+  else if (base == "huge") v = half ? 0x1p10 : 0x1p100;
   else if (base == "max") v = is_float(dtype) || dtype == OPRIG_DTYPE_INVALID ? max_finite(dtype) : code_range(dtype).max;
   else if (base == "min" && !is_float(dtype)) v = code_range(dtype).min;
   else {

@@ -21,7 +21,10 @@ void add_backends_command(CLI::App& root, int* exit_code) {
       std::vector<std::string> dtypes;
       for (oprig_dtype d : info.dtypes) dtypes.emplace_back(dtype_short_name(d));
       // The same facts as the table, so a script never has to parse the table.
-      const char* timer = info.device_timer ? "device" : "host wall clock";
+      // The dsp's device time is its cost model's cycles: simulated, not measured.
+      const char* timer = name == "dsp"          ? "simulated cycles (cost model)"
+                          : info.device_timer ? "device"
+                                              : "host wall clock";
       if (*json) {
         list.push_back({{"name", name},
                         {"available", info.available},

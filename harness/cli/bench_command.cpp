@@ -7,6 +7,7 @@
 #include <regex.h>
 
 #include "bench/op_bench.hpp"
+#include "cli/farm_options.hpp"
 #include "cli/main_context.hpp"
 #include "cli/number_checks.hpp"
 #include "cli/selection_options.hpp"
@@ -18,6 +19,7 @@
 #include "reports/reporter.hpp"
 #include "reports/summary.hpp"
 #include "runner/environment.hpp"
+#include "runner/run_identity.hpp"
 
 namespace oprig::cli {
 namespace {
@@ -35,6 +37,7 @@ struct BenchFlags {
   std::string filter;
   std::string baseline;
   std::vector<std::string> base_packages;
+  harness::farm::FarmOptions farm;  // --shard, --shard-count
 };
 
 // The calibrated peaks of this machine by backend; empty (with a warning) when
@@ -55,6 +58,26 @@ std::map<std::string, perf::BackendPeaks> peaks_of(const std::string& path, cons
   for (const perf::BackendPeaks& p : calibration.backends)
     if (p.available) out[p.backend] = p;
   return out;
+}
+
+// run.json for `oprig merge`: what the bench was (its packages, selection and
+// benchmarks), which shard of it, and the environment.
+void write_bench_identity(const std::filesystem::path& out, const harness::Selection& selection,
+                          reports::RunResults& results, const harness::BenchRun& run,
+                          const std::optional<harness::farm::ShardSpec>& shard) {
+  std::vector<std::string> planned;
+  for (const reports::CaseResult& c : results.cases) planned.push_back(c.id);
+  nlohmann::json identity = harness::run_identity(selection, results.environment.packages, planned);
+  identity["command"] = "bench";
+  harness::farm::annotate_identity(identity, shard, run.selected, results.environment);
+  if (shard) {
+    results.farm.shard = reports::ShardRecord{shard->index, shard->count, shard->source, run.selected.size()};
+    std::cerr << "shard " << shard->index << "/" << shard->count << " (from " << shard->source << "): "
+              << planned.size() << " of " << run.selected.size() << " benchmarks, "
+              << static_cast<int>(100 * run.shard_cost_share + 0.5) << "% of the expected time\n";
+  }
+  std::filesystem::create_directories(out);
+  reports::write_file_atomically(out / harness::kRunIdentityFile, identity.dump(2) + "\n");
 }
 
 }  // namespace
@@ -117,8 +140,11 @@ void add_bench_command(CLI::App& root, int* exit_code) {
             return "";
           },
           "REGEX"));
+  add_shard_flags(*cmd, flags->farm);
   cmd->callback([flags, exit_code] {
     harness::BenchOptions options;
+    options.shard = harness::farm::resolve_shard(flags->farm.shard, flags->farm.shard_count,
+                                                 harness::farm::process_environment());
     options.out_dir = flags->out;
     options.repetitions = flags->repetitions;
     options.min_time_s = flags->min_time;
@@ -158,6 +184,8 @@ void add_bench_command(CLI::App& root, int* exit_code) {
     harness::BenchRun run = harness::run_benchmarks(suite, selection, options, base ? &*base : nullptr);
     results.cases = std::move(run.cases);
     results.environment.finished_at = harness::utc_now_iso8601();
+    results.environment.packages = harness::package_records(selection, suite);
+    write_bench_identity(flags->out, selection, results, run, options.shard);
     std::optional<reports::PerfBaseline> baseline;
     if (!flags->baseline.empty()) {
       baseline = perf::compare_with_baseline(baseline_results, results, perf::RegressionRule{}, flags->baseline);

@@ -8,9 +8,11 @@
 #include "cli/bench_command.hpp"
 #include "cli/calibrate_command.hpp"
 #include "cli/compare_command.hpp"
+#include "cli/expectations_command.hpp"
 #include "cli/golden_command.hpp"
 #include "cli/history_command.hpp"
 #include "cli/main_context.hpp"
+#include "cli/merge_command.hpp"
 #include "cli/model_command.hpp"
 #include "cli/package_command.hpp"
 #include "cli/plan_command.hpp"
@@ -99,6 +101,8 @@ int main(int argc, char** argv) {
   oprig::cli::add_plan_command(app, &exit_code);
   oprig::cli::add_package_command(app, &exit_code);
   oprig::cli::add_validate_command(app, &exit_code);
+  oprig::cli::add_merge_command(app, &exit_code);
+  oprig::cli::add_expectations_command(app, &exit_code);
   // Internal: load one package and nothing else, for runner/package_probe.hpp.
   std::string probe_path;
   CLI::App* probe = app.add_subcommand("__load-package", "")->group("");

@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 
+#include "cli/farm_options.hpp"
 #include "cli/keep_outputs_options.hpp"
 #include "cli/main_context.hpp"
 #include "cli/number_checks.hpp"
@@ -53,11 +54,13 @@ struct WorkerFlags {
 int run_conformance(const harness::Selection& selection, const RunOptions& options, bool explicit_backends,
                     const std::string& command_line) {
   const std::filesystem::path out = options.out;
+  harness::farm::RunFarm farm(options.farm, harness::farm::process_environment());
   harness::Suite suite = harness::load_suite(selection);
   const std::string own_out = std::filesystem::absolute(out).lexically_normal().string();
 
   std::vector<harness::CaseGroup> groups;
   std::vector<std::string> order;  // every selected case id, in generation order
+  std::map<std::string, std::string> anchor_of;  // lifecycle companion -> its anchor: one shard runs both
   bool found_case = selection.case_id.empty();
   auto add = [&](harness::CaseGroup& g, reports::CaseResult record) {
     if (!selection.case_id.empty() && record.id != selection.case_id) return;
@@ -79,6 +82,9 @@ int run_conformance(const harness::Selection& selection, const RunOptions& optio
       for (const harness::Case& c : cases) add(g, harness::case_record(c, &op->context));
       // Anchors last, as the worker runs them (runner/lifecycle_plan.hpp); reports keep `order`.
       const harness::LifecyclePlan lifecycle(cases, op->plan);
+      for (const harness::Case& c : cases)
+        if (const auto companions = lifecycle.companions_of(c.id, {}))
+          for (const harness::Case* companion : *companions) anchor_of[companion->id] = c.id;
       std::stable_partition(g.cases.begin(), g.cases.end(),
                             [&](const reports::CaseResult& r) { return !lifecycle.is_anchor(r.id); });
       if (!g.cases.empty()) groups.push_back(std::move(g));
@@ -92,12 +98,17 @@ int run_conformance(const harness::Selection& selection, const RunOptions& optio
     }
   }
   if (!found_case) throw harness::InputError("no case with id '" + selection.case_id + "' in the selection");
+  farm.plan(groups, order, anchor_of, std::cerr);
 
   // Before anything reads or writes OUT: one run per folder.
   const harness::OutFolderLock lock(out);
   const auto jsonl = out / "results.jsonl";
   const std::vector<reports::PackageRecord> packages = harness::package_records(selection, suite);
-  const nlohmann::json identity = harness::run_identity(selection, packages, order);
+  reports::RunResults results;
+  results.environment = harness::collect_environment(selection.backends, command_line);
+  results.environment.packages = packages;
+  nlohmann::json identity = harness::run_identity(selection, packages, order);
+  farm.annotate_identity(identity, results.environment);
   const auto identity_file = out / harness::kRunIdentityFile;
   std::map<std::string, reports::CaseResult> previous;
   if (options.resume && std::filesystem::exists(jsonl)) {
@@ -140,9 +151,6 @@ int run_conformance(const harness::Selection& selection, const RunOptions& optio
     std::cerr << "resume: " << previous.size() << " cases already in " << jsonl.string() << ", " << total
               << " to run\n";
 
-  reports::RunResults results;
-  results.environment = harness::collect_environment(selection.backends, command_line);
-  results.environment.packages = packages;
   harness::Progress progress(total, per_group);
   harness::SupervisorOptions supervisor{options.jobs, options.case_timeout_s, jsonl, out / "logs", {}};
   for (const auto& [id, r] : previous)
@@ -155,6 +163,8 @@ int run_conformance(const harness::Selection& selection, const RunOptions& optio
 
   std::map<std::string, reports::CaseResult> by_id = std::move(previous);
   for (reports::CaseResult& r : fresh) by_id[r.id] = std::move(r);
+  farm.settle(by_id, {&selection, nullptr, supervisor, out, 0}, &stopped_by);
+  farm.describe(results);
   size_t missing = 0;
   for (const std::string& id : order)
     if (auto it = by_id.find(id); it != by_id.end()) results.cases.push_back(it->second);
@@ -170,6 +180,7 @@ int run_conformance(const harness::Selection& selection, const RunOptions& optio
   reports::write_all_reports(results, out);
   std::cout << reports::summary_table(results) << reports::not_tested_text(results) << "\n"
             << reports::headline(results) << "\n" << harness::kept_outputs_summary(selection.keep, results);
+  std::cout << farm.summary(results, out);
   std::cout << "ran " << fresh.size() << " cases" << (previous.empty() ? "" : " (rest resumed)") << "\n";
   std::cout << "results: " << std::filesystem::absolute(out / "results.json").string() << "\n";
   std::cout << "junit:   " << std::filesystem::absolute(out / "junit.xml").string() << "\n";
@@ -209,6 +220,8 @@ void add_run_command(CLI::App& root, int* exit_code) {
   cmd->add_option("--case-timeout", flags->options.case_timeout_s, "Seconds a case may run before it is a TIMEOUT")
       ->check(positive_at_most(86400, "seconds"))
       ->capture_default_str();
+  add_shard_flags(*cmd, flags->options.farm);
+  add_outcome_flags(*cmd, flags->options.farm);
   add_keep_outputs_flags(*cmd, flags->keep);
   cmd->callback([flags, exit_code] {
     harness::Selection selection = to_selection(flags->selection);

@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
+#include "farm/run_farm.hpp"
 #include "runner/suite.hpp"
 
 namespace oprig::cli {
@@ -12,6 +13,7 @@ struct RunOptions {
   bool resume = false;
   int jobs = 1;
   double case_timeout_s = 60;
+  harness::farm::FarmOptions farm;  // shard, expectations, flake re-runs
 };
 
 // `oprig run` and the hidden `oprig __worker` it starts.

@@ -27,6 +27,7 @@ void add_selection_flags(CLI::App& command, SelectionFlags& flags) {
                      "Also run the golden cases (manifest.json + .npy) found under this folder for the selected ops,\n"
                      "judged against their stored outputs; repeatable")
       ->check(CLI::ExistingDirectory);
+  add_bundled_reference_flag(command, flags.bundled_reference);
 }
 
 void add_strict_flag(CLI::App& command, SelectionFlags& flags) {
@@ -35,9 +36,17 @@ void add_strict_flag(CLI::App& command, SelectionFlags& flags) {
                    "the spec declares for that backend is FAILED, not UNIMPLEMENTED (`oprig validate` always is)");
 }
 
+void add_bundled_reference_flag(CLI::App& command, bool& flag) {
+  command.add_flag("--bundled-reference", flag,
+                   "Judge another package's op by oprig's own fp64 reference of an op of the same name (by default\n"
+                   "oprig's references judge only the bundled package's ops; a vendor's op is judged by its own\n"
+                   "reference, golden vectors or --reference-backend)");
+}
+
 harness::Selection to_selection(const SelectionFlags& flags) {
   harness::Selection s;
   s.strict = flags.strict;
+  s.bundled_reference = flags.bundled_reference;
   if (!flags.suite.empty() && !flags.spec.empty())
     throw harness::InputError("--suite and --spec exclude each other");
   if (!flags.suite.empty()) s.suite_dir = flags.suite;

@@ -16,11 +16,14 @@ struct SelectionFlags {
   bool golden_only = false;
   std::string reference_backend;
   bool strict = false;
+  bool bundled_reference = false;
 };
 
 void add_selection_flags(CLI::App& command, SelectionFlags& flags);
 // --strict, for the commands that judge cases (run and its workers).
 void add_strict_flag(CLI::App& command, SelectionFlags& flags);
+// --bundled-reference, for the commands that judge cases.
+void add_bundled_reference_flag(CLI::App& command, bool& flag);
 // Throws harness::InputError for an unknown backend or conflicting flags.
 harness::Selection to_selection(const SelectionFlags& flags);
 

@@ -6,6 +6,8 @@
 #include "cli/main_context.hpp"
 #include "cli/number_checks.hpp"
 #include "cli/run_command.hpp"
+#include "cli/selection_options.hpp"
+#include "common/reference.hpp"
 #include "oprig/verdict.hpp"
 #include "package/loader.hpp"
 #include "registry.hpp"
@@ -19,6 +21,7 @@ struct ValidateFlags {
   std::string spec, package, reference_backend;
   std::vector<std::string> golden;
   bool golden_only = false;
+  bool bundled_reference = false;
   RunOptions options;
   KeepFlags keep;
 };
@@ -44,7 +47,7 @@ int validate(const ValidateFlags& f) {
     throw harness::InputError(e.what());
   }
   std::cout << "  " << package->name() << " " << package->version() << ": " << package->ops().size() << " op(s)"
-            << (package->reference() ? ", ships a reference" : "")
+            << (package->reference() ? ", ships its own reference" : ", ships no reference")
             << (package->registration().validate ? ", has a validate hook" : "") << "\n";
   // 3. Registration against the spec, for every op (the run checks again in each worker).
   uint32_t claimed = 0;
@@ -58,6 +61,18 @@ int validate(const ValidateFlags& f) {
     std::cout << "  " << op.name << ": matches the spec; kernels for";
     for (const std::string& b : backend_names())
       if (op.backend_mask & OPRIG_BACKEND_BIT(backend_kind_from_name(b))) std::cout << " " << b;
+    // Which reference judges the generated cases: by package, never by the op's name alone.
+    const bool bundled_package = package->name() == harness::kBundledPackageName;
+    const bool bundled_exists = opsuite::find_reference(op.name) != nullptr;
+    std::cout << "; judged by ";
+    if (bundled_exists && (bundled_package || f.bundled_reference))
+      std::cout << "oprig's fp64 reference of its own " << op.name
+                << (bundled_package ? "" : " (--bundled-reference; the package's own is not used)");
+    else if (package->reference() != nullptr)
+      std::cout << "the package's own reference";
+    else
+      std::cout << "no reference (golden vectors or --reference-backend only)"
+                << (bundled_exists ? "; --bundled-reference would use oprig's own " + op.name : std::string());
     std::cout << "\n";
   }
   // 4. Conformance on every backend the package claims.
@@ -67,6 +82,7 @@ int validate(const ValidateFlags& f) {
   for (const std::string& g : f.golden) selection.golden_dirs.emplace_back(std::filesystem::absolute(g));
   selection.golden_only = f.golden_only;
   selection.reference_backend = f.reference_backend;
+  selection.bundled_reference = f.bundled_reference;
   selection.strict = true;  // a claimed kernel refusing a declared data type is a defect, not a gap
   selection.keep = keep_policy(f.keep, f.options.out);
   for (const std::string& b : backend_names())
@@ -103,6 +119,7 @@ void add_validate_command(CLI::App& root, int* exit_code) {
                 "Judge only by the --golden cases, not the cases derived from the spec (one oracle alone)");
   cmd->add_option("--reference-backend", flags->reference_backend,
                   "Judge the other backends against the package's kernel on this one (e.g. cpu)");
+  add_bundled_reference_flag(*cmd, flags->bundled_reference);
   cmd->add_option("--out", flags->options.out, "Output folder for results and report.html")->capture_default_str();
   cmd->add_option("--jobs", flags->options.jobs, "Worker processes at once")->check(CLI::Range(1, 64));
   cmd->add_option("--case-timeout", flags->options.case_timeout_s, "Seconds a case may run before it is a TIMEOUT")

@@ -1,5 +1,6 @@
 #include "compare/comparator.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -21,6 +22,18 @@ struct Judged {
   double rel = 0;
   double ulp = 0;
   double reference = 0;  // the expected value the bound scales with (rtol)
+  double ulp_unit = 0;   // one ulp of the type at the expected value (floats); 0 for codes
+};
+
+// The allowance for the work behind an element (Bound::accumulation_eps):
+// L * eps * |e| + 4 * sqrt(L) * eps * rms (tolerance.hpp says why).
+struct WorkScale {
+  double length = 1;  // L
+  double rms = 0;     // of the output's finite expected values
+  double allowance(const Bound& bound, double reference) const {
+    if (bound.accumulation_eps <= 0) return 0;
+    return bound.accumulation_eps * (length * std::fabs(reference) + 4 * std::sqrt(length) * rms);
+  }
 };
 
 Judged special_mismatch() {
@@ -52,7 +65,8 @@ Judged judge_float(double got, double expected, const FloatFormat& format, NanRu
   Judged judged;
   judged.abs = std::fabs(got_cmp - expected_cmp);
   judged.rel = relative(judged.abs, expected_cmp);
-  judged.ulp = judged.abs / ulp_at(expected_cmp, format);
+  judged.ulp_unit = ulp_at(expected_cmp, format);
+  judged.ulp = judged.abs / judged.ulp_unit;
   judged.reference = expected_cmp;
   return judged;
 }
@@ -68,13 +82,16 @@ Judged judge_code(double got, double expected, NanRule nan_rule) {
   return judged;
 }
 
-bool within(const Judged& judged, const Bound& bound) {
+bool within(const Judged& judged, const Bound& bound, const WorkScale& work) {
   if (judged.excluded) return true;
   if (judged.special_mismatch) return false;
+  const double extra = work.allowance(bound, judged.reference);
   switch (bound.kind) {
-    case BoundKind::kUlp: return judged.ulp <= bound.ulp;
+    case BoundKind::kUlp:
+      if (extra > 0 && judged.ulp_unit > 0) return judged.abs <= bound.ulp * judged.ulp_unit + extra;
+      return judged.ulp <= bound.ulp;
     case BoundKind::kLsb: return judged.ulp <= bound.lsb;
-    case BoundKind::kAbsRel: return judged.abs <= bound.atol + bound.rtol * std::fabs(judged.reference);
+    case BoundKind::kAbsRel: return judged.abs <= bound.atol + bound.rtol * std::fabs(judged.reference) + extra;
   }
   return false;
 }
@@ -165,7 +182,19 @@ Comparison compare_output(const OutputTensor& got, std::span<const double> expec
   Comparison result;
   CompareStats& stats = result.stats;
   stats.count = shape_count;
-  stats.tolerance = tolerance_text(tolerance);
+  stats.tolerance = tolerance_text(tolerance, options.reduction_length);
+  WorkScale work;
+  work.length = std::max(1.0, options.reduction_length);
+  if (format && (tolerance.strict.accumulation_eps > 0 || (tolerance.relaxed && tolerance.relaxed->accumulation_eps > 0))) {
+    double squares = 0;
+    uint64_t finite = 0;
+    for (const double e : expected)
+      if (std::isfinite(e)) {
+        squares += e * e;
+        ++finite;
+      }
+    work.rms = finite ? std::sqrt(squares / static_cast<double>(finite)) : 0.0;
+  }
   const bool strict_is_abs = tolerance.strict.kind == BoundKind::kAbsRel;
   const char* unit = tolerance.strict.kind == BoundKind::kLsb ? "LSB" : "ulp";
   uint64_t relaxed_mismatches = 0;
@@ -192,13 +221,13 @@ Comparison compare_output(const OutputTensor& got, std::span<const double> expec
     }
     const bool wrong_zero_sign = options.signed_zero && format && g == 0 && round_to_format(e, *format) == 0 &&
                                  std::signbit(g) != std::signbit(e);
-    const bool outside_bound = !within(judged, tolerance.strict);
+    const bool outside_bound = !within(judged, tolerance.strict, work);
     if (wrong_zero_sign && !outside_bound && zero_sign_mismatches++ == 0) first_zero_sign = i;
     if (wrong_zero_sign || outside_bound) {
       ++stats.mismatches;
       if (stats.first_mismatches.size() < options.max_listed)
         stats.first_mismatches.push_back({i, unravel_index(i, got.shape), g, e, judged.ulp});
-      if (tolerance.relaxed && (wrong_zero_sign || !within(judged, *tolerance.relaxed))) ++relaxed_mismatches;
+      if (tolerance.relaxed && (wrong_zero_sign || !within(judged, *tolerance.relaxed, work))) ++relaxed_mismatches;
     }
   }
   stats.zero_fraction = shape_count ? static_cast<double>(zeros) / static_cast<double>(shape_count) : 0.0;
@@ -221,7 +250,7 @@ Comparison compare_output(const OutputTensor& got, std::span<const double> expec
   // Elements of the wrong sign of zero are within every bound: said apart.
   const uint64_t value_mismatches = stats.mismatches - zero_sign_mismatches;
   std::string outside = std::to_string(value_mismatches) + " of " + std::to_string(shape_count) +
-                        " elements outside " + bound_text(tolerance.strict);
+                        " elements outside " + bound_text(tolerance.strict, work.length);
   if (zero_sign_mismatches > 0)
     outside = (value_mismatches > 0 ? outside + "; " : std::string()) + std::to_string(zero_sign_mismatches) +
               " of " + std::to_string(shape_count) +
@@ -231,17 +260,17 @@ Comparison compare_output(const OutputTensor& got, std::span<const double> expec
               ", expected " + (std::signbit(expected[first_zero_sign]) ? "-0" : "+0") + ")";
   if (stats.mismatches == 0) {
     result.verdict = Verdict::kPassed;
-    result.message = "all " + std::to_string(shape_count) + " elements within " + bound_text(tolerance.strict) +
+    result.message = "all " + std::to_string(shape_count) + " elements within " + bound_text(tolerance.strict, work.length) +
                      "; " + worst_text;
   } else if (tolerance.relaxed && relaxed_mismatches == 0) {
     result.verdict = Verdict::kQualityWarning;
-    result.message = outside + ", all within relaxed " + bound_text(*tolerance.relaxed) + "; " + worst_text;
+    result.message = outside + ", all within relaxed " + bound_text(*tolerance.relaxed, work.length) + "; " + worst_text;
   } else {
     result.verdict = Verdict::kFailed;
     result.message = outside;
     if (tolerance.relaxed && value_mismatches > 0)
       result.message += " (" + std::to_string(relaxed_mismatches - zero_sign_mismatches) + " outside relaxed " +
-                        bound_text(*tolerance.relaxed) + ")";
+                        bound_text(*tolerance.relaxed, work.length) + ")";
     result.message += "; " + worst_text;
   }
   if (result.verdict != Verdict::kFailed && shape_count >= 10 &&

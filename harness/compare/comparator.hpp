@@ -99,6 +99,9 @@ struct CompareOptions {
   // "signed_zero"), judged against the sign of the expected value rounded to
   // the type. Off by default: +0 == -0, as most users compare.
   bool signed_zero = false;
+  // Terms summed into one output element (a tolerance's "accumulation" term
+  // grows with it, tolerance.hpp); 1 when the case says nothing.
+  double reduction_length = 1;
 };
 
 // Throws std::invalid_argument when bytes, shape and expected disagree in

@@ -43,6 +43,16 @@ Bound parse_bound(const json& object, std::string_view where) {
     if (object.contains("atol")) bound.atol = non_negative_number(object, "atol");
     if (object.contains("rtol")) bound.rtol = non_negative_number(object, "rtol");
   }
+  if (object.contains("accumulation")) {
+    const json& a = object.at("accumulation");
+    const double eps = a.is_string() ? machine_epsilon(a.get<std::string>()) : 0.0;
+    if (eps == 0)
+      throw ToleranceError("tolerance" + std::string(where) +
+                           ": \"accumulation\" must name a float type (FLOAT_16, FLOAT_32, FLOAT_64), got " + a.dump());
+    if (has_lsb) throw ToleranceError("tolerance" + std::string(where) + ": \"accumulation\" applies to float bounds, not lsb");
+    bound.accumulation_eps = eps;
+    bound.accumulation = std::string(dtype_name(*dtype_from_name(a.get<std::string>())));
+  }
   return bound;
 }
 
@@ -64,7 +74,8 @@ std::string number_text(double value) {
 
 Tolerance parse_tolerance(const json& entry) {
   if (!entry.is_object()) throw ToleranceError("tolerance: expected a JSON object, got " + entry.dump());
-  reject_unknown_keys(entry, {"ulp", "lsb", "atol", "rtol", "reason", "relaxed", "nan", "mistrust_zero_fraction"}, "");
+  reject_unknown_keys(entry,
+                      {"ulp", "lsb", "atol", "rtol", "accumulation", "reason", "relaxed", "nan", "mistrust_zero_fraction"}, "");
   Tolerance tolerance;
   if (!entry.contains("reason") || !entry.at("reason").is_string() || entry.at("reason").get<std::string>().empty())
     throw ToleranceError("tolerance " + entry.dump() + ": a non-empty \"reason\" is required");
@@ -73,7 +84,7 @@ Tolerance parse_tolerance(const json& entry) {
   if (entry.contains("relaxed")) {
     const json& relaxed = entry.at("relaxed");
     if (!relaxed.is_object()) throw ToleranceError("tolerance: \"relaxed\" must be an object");
-    reject_unknown_keys(relaxed, {"ulp", "lsb", "atol", "rtol", "reason"}, ".relaxed");
+    reject_unknown_keys(relaxed, {"ulp", "lsb", "atol", "rtol", "accumulation", "reason"}, ".relaxed");
     tolerance.relaxed = parse_bound(relaxed, ".relaxed");
   }
   if (entry.contains("nan")) {
@@ -115,19 +126,33 @@ std::map<oprig_dtype, Tolerance> parse_tolerances_by_dtype(const json& table) {
   return result;
 }
 
-std::string bound_text(const Bound& bound) {
+std::string bound_text(const Bound& bound, double reduction_length) {
+  std::string text = "?";
   switch (bound.kind) {
-    case BoundKind::kUlp: return "ulp<=" + number_text(bound.ulp);
-    case BoundKind::kLsb: return "lsb<=" + number_text(bound.lsb);
-    case BoundKind::kAbsRel: return "atol<=" + number_text(bound.atol) + " rtol<=" + number_text(bound.rtol);
+    case BoundKind::kUlp: text = "ulp<=" + number_text(bound.ulp); break;
+    case BoundKind::kLsb: text = "lsb<=" + number_text(bound.lsb); break;
+    case BoundKind::kAbsRel: text = "atol<=" + number_text(bound.atol) + " rtol<=" + number_text(bound.rtol); break;
   }
-  return "?";
+  if (bound.accumulation_eps > 0)
+    text += " + work(L=" + number_text(reduction_length) + ", sums in " + bound.accumulation + ")";
+  return text;
 }
 
-std::string tolerance_text(const Tolerance& tolerance) {
-  std::string text = bound_text(tolerance.strict);
-  if (tolerance.relaxed) text += " (relaxed " + bound_text(*tolerance.relaxed) + ")";
+std::string tolerance_text(const Tolerance& tolerance, double reduction_length) {
+  std::string text = bound_text(tolerance.strict, reduction_length);
+  if (tolerance.relaxed) text += " (relaxed " + bound_text(*tolerance.relaxed, reduction_length) + ")";
   return text;
+}
+
+double machine_epsilon(std::string_view name) {
+  const std::optional<oprig_dtype> d = dtype_from_name(std::string(name));
+  if (!d) return 0;
+  switch (*d) {
+    case OPRIG_DTYPE_FLOAT_16: return 0x1p-10;
+    case OPRIG_DTYPE_FLOAT_32: return 0x1p-23;
+    case OPRIG_DTYPE_FLOAT_64: return 0x1p-52;
+    default: return 0;
+  }
 }
 
 }  // namespace oprig::compare

@@ -13,6 +13,25 @@
 //              reference is NaN are not compared (a NaN output where the
 //              reference is a number still fails)
 //   "mistrust_zero_fraction"  default 0.3 (benchdnn's 30%): see comparator.hpp
+//   "accumulation"  optional, beside a float bound (ulp or atol/rtol): the data
+//              type sums are carried in ("FLOAT_32", "FLOAT_16", "FLOAT_64").
+//              The bound then grows with the work behind each element:
+//                + L * eps_A * |expected| + 4 * sqrt(L) * eps_A * rms(expected)
+//              where L is the case's reduction length (terms summed into one
+//              output element; CompareOptions::reduction_length, 1 when the
+//              plan gives none), eps_A the accumulation type's machine epsilon
+//              (2^-23, 2^-10, 2^-52) and rms the root mean square of the
+//              output's finite expected values. Why these two terms: a sum of
+//              L terms carried in type A errs by at most about L * eps_A times
+//              the sum of the terms' magnitudes; where terms share a sign
+//              (softmax's exponentials) that sum is |expected|, so the first
+//              term holds for any summation order; where they cancel
+//              (convolutions of signed data) rounding errors walk randomly,
+//              about sqrt(L) * eps_A * rms(terms) * sqrt(L) / 2 = sqrt(L)/2 *
+//              eps_A * rms(expected) at its typical size, so the second term
+//              leaves 8 standard deviations of room. A kernel that carries
+//              its sums in a narrower type than A (an fp16 accumulator for
+//              eps_A = 2^-23) errs 2^13 times more and fails.
 // Unknown keys are errors, so a typo cannot silently loosen a test.
 #pragma once
 
@@ -40,6 +59,10 @@ struct Bound {
   double atol = 0;
   double rtol = 0;
   double lsb = 0;
+  // "accumulation": the machine epsilon of the type sums are carried in
+  // (0: no term for the work behind an element); see above.
+  double accumulation_eps = 0;
+  std::string accumulation;  // its data type name, for messages
 };
 
 enum class NanRule { kMustMatch, kUnchecked };
@@ -65,9 +88,13 @@ Tolerance parse_tolerance_text(std::string_view json_text);
 // "tolerance" object; each value is one entry as above.
 std::map<oprig_dtype, Tolerance> parse_tolerances_by_dtype(const nlohmann::json& table);
 
-// "ulp<=3", "atol<=1e-05 rtol<=5.96e-07", "lsb<=1".
-std::string bound_text(const Bound& bound);
+// "ulp<=3", "atol<=1e-05 rtol<=5.96e-07", "lsb<=1"; with an accumulation
+// term "ulp<=4 + work(L=576, FLOAT_32)" where reduction_length is L.
+std::string bound_text(const Bound& bound, double reduction_length = 1);
 // bound_text(strict), plus " (relaxed ulp<=8)" when there is a relaxed tier.
-std::string tolerance_text(const Tolerance& tolerance);
+std::string tolerance_text(const Tolerance& tolerance, double reduction_length = 1);
+
+// The machine epsilon of a float data type name (FLOAT_16/32/64, or f16/f32/f64); 0 for others.
+double machine_epsilon(std::string_view dtype_name);
 
 }  // namespace oprig::compare

@@ -35,8 +35,12 @@ struct TensorData;
 struct OpContext {
   const TestPlan* plan = nullptr;
   const OpCaseSpace* space = nullptr;
-  const opsuite::ReferenceOp* reference = nullptr;             // oprig's fp64 reference; nullptr when it has none
+  // oprig's bundled fp64 reference: set for the bundled package's ops, and
+  // for another package's op only on request (--bundled-reference); nullptr otherwise.
+  const opsuite::ReferenceOp* reference = nullptr;
+  bool reference_requested = false;                            // set by --bundled-reference
   const oprig_reference_v1* package_reference = nullptr;       // the package's own; nullptr when it has none
+  std::string package_name;                                    // the package implementing the op
   std::string reference_backend;                               // --reference-backend: judge other backends against it
   ToleranceTable tolerances;
   std::map<std::string, ToleranceTable> fill_tolerances;  // by fill name: a fill's own, tried first

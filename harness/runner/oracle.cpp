@@ -72,8 +72,8 @@ std::vector<Expected> package_outputs(const Case& c, const OpContext& op, const 
     throw OracleError(Verdict::kSkipped, "the package's reference has no answer for this case (shapes() returned UNSUPPORTED)");
   if (s == OPRIG_STATUS_INVALID_ARGUMENT)
     throw OracleError(op.plan->derived ? Verdict::kSkipped : Verdict::kInvalidSpec,
-                      "the package's reference says this case is not a valid node (shapes() returned INVALID_ARGUMENT)" +
-                          std::string(op.plan->derived ? "; the plan was derived from the spec: write plan.json (oprig plan init) to choose shapes" : ""));
+                      "invalid node: the package's reference rejects it (shapes() returned INVALID_ARGUMENT)" +
+                          std::string(op.plan->derived ? "; the plan was derived from the spec, so the node is left out, not failed" : ""));
   if (s != OPRIG_STATUS_OK)
     throw OracleError(Verdict::kFailed, "the package's reference: shapes() returned " + status_name(s));
   std::vector<std::vector<std::byte>> out_bytes;
@@ -216,10 +216,13 @@ OracleKind oracle_for(const Case& c, const OpContext& op) {
 std::string oracle_name(const Case& c, const OpContext& op) {
   switch (oracle_for(c, op)) {
     case OracleKind::kGolden: return "golden (" + c.golden_dir + ")";
-    case OracleKind::kReference: return "oprig fp64 reference";
+    case OracleKind::kReference:
+      return op.reference_requested ? "oprig fp64 reference of its own " + c.op + " (--bundled-reference)"
+                                    : std::string("oprig fp64 reference");
     case OracleKind::kPackage:
       return std::string("package reference (") +
-             (op.package_reference->precision == OPRIG_REFERENCE_FLOAT_64 ? "fp64" : "native types") + ")";
+             (op.package_reference->precision == OPRIG_REFERENCE_FLOAT_64 ? "fp64" : "native types") + ")" +
+             (op.package_name.empty() ? "" : " of " + op.package_name);
     case OracleKind::kBackend: return "backend " + op.reference_backend;
     case OracleKind::kNone: break;
   }
@@ -287,6 +290,9 @@ std::vector<Expected> expected_outputs(const Case& c, const OpContext& op, const
       try {
         return reference_outputs(c, op, inputs);
       } catch (const std::exception& e) {
+        // A derived node the reference rejects is no node of the op: left out, never failed.
+        if (op.plan != nullptr && op.plan->derived)
+          throw OracleError(Verdict::kSkipped, std::string("invalid node: ") + e.what());
         throw OracleError(Verdict::kInvalidSpec, e.what());
       }
     case OracleKind::kNone: break;

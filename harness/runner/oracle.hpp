@@ -29,7 +29,9 @@ struct Expected {
 enum class OracleKind { kNone, kGolden, kReference, kPackage, kBackend };
 
 OracleKind oracle_for(const Case& c, const OpContext& op);
-// "golden (DIR)", "oprig fp64 reference", "package reference (fp64)", "backend cpu", "none".
+// "golden (DIR)", "oprig fp64 reference" (the bundled package's ops; "... of its own Softmax
+// (--bundled-reference)" for another package's op on request), "package reference (fp64) of
+// com.acme.ops", "backend cpu", "none".
 std::string oracle_name(const Case& c, const OpContext& op);
 
 // The oracle could not judge the case: the case gets `verdict` with the message.

@@ -19,6 +19,12 @@ std::string shown(const nlohmann::json& value) {
   return value.dump();
 }
 
+// Keys that follow from the rest (the planned and selected cases, their
+// inputs' digest) or describe the machine, not the run (harness/farm/run_farm.hpp).
+bool compared(const std::string& key) {
+  return key != "planned_cases" && key != "selected_cases" && key != "inputs_digest" && key != "environment";
+}
+
 }  // namespace
 
 std::vector<reports::PackageRecord> package_records(const Selection& selection, const Suite& loaded) {
@@ -59,13 +65,14 @@ nlohmann::json run_identity(const Selection& selection, const std::vector<report
           {"planned_cases", planned_case_ids}};
   // Only when on, so the run.json of a run from before the option still matches.
   if (selection.strict) identity["strict"] = true;
+  if (selection.bundled_reference) identity["bundled_reference"] = true;
   return identity;
 }
 
 std::vector<std::string> identity_differences(const nlohmann::json& before, const nlohmann::json& now) {
   std::vector<std::string> out;
   for (const auto& [key, value] : now.items()) {
-    if (key == "planned_cases") continue;
+    if (!compared(key)) continue;
     const nlohmann::json old = before.contains(key) ? before.at(key) : nlohmann::json();
     if (old == value) continue;
     if (key == "packages" && old.is_array() && value.is_array()) {
@@ -85,7 +92,7 @@ std::vector<std::string> identity_differences(const nlohmann::json& before, cons
     out.push_back(key + ": " + shown(old) + " before, " + shown(value) + " now");
   }
   for (const auto& [key, value] : before.items())
-    if (key != "planned_cases" && !now.contains(key))
+    if (compared(key) && !now.contains(key))
       out.push_back(key + ": " + shown(value) + " before, " + shown(nlohmann::json()) + " now");
   return out;
 }

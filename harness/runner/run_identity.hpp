@@ -28,8 +28,9 @@ nlohmann::json run_identity(const Selection& selection, const std::vector<report
                             const std::vector<std::string>& planned_case_ids);
 
 // One line per field that differs ("backends: cpu before, cpu,dsp now"),
-// empty when the two identities describe the same run. planned case ids are
-// not compared: they follow from the rest.
+// empty when the two identities describe the same run. Planned and selected
+// case ids and their inputs' digest are not compared (they follow from the
+// rest), nor the environment (harness/farm/run_farm.hpp adds those).
 std::vector<std::string> identity_differences(const nlohmann::json& before, const nlohmann::json& now);
 
 }  // namespace oprig::harness

@@ -41,6 +41,8 @@ TensorSlot tensor_slot(const spec::Package& package, const spec::OpDef& op, spec
   slot.rank = std::string(spec::rank_name(def.shape.rank));
   slot.layout = std::string(spec::layout_name(def.shape.layout));
   if (def.default_value) slot.default_value = def.default_value->parsed;
+  slot.shape_text = def.shape.text;
+  for (const spec::Constraint& c : def.constraints) slot.constraints.push_back(c.text + (c.code.empty() ? "" : " " + c.code));
   for (const std::string& backend : backends) {
     std::vector<TypeChoice>& types = slot.types_by_backend[backend];
     for (const spec::RuntimeType& t : spec::allowed_types(package, op, role, index, backend))
@@ -87,6 +89,8 @@ ParamSlot param_slot(const spec::TensorDef& def) {
     if (r == spec::Rank::kUnspecified && slot.default_value.is_array()) slot.tensor = true;
   }
   for (const spec::Constraint& c : def.constraints) slot.constraints.push_back(c.text);
+  slot.shape_text = def.shape.text;
+  slot.description = def.description.content;
   return slot;
 }
 

@@ -6,6 +6,7 @@
 #include "compare/tolerance.hpp"
 #include "cases/derive_plan.hpp"
 #include "golden/golden_source.hpp"
+#include "runner/node_judges.hpp"
 #include "runner/package_probe.hpp"
 #include "spec/load.hpp"
 
@@ -51,6 +52,7 @@ std::vector<std::string> selection_args(const Selection& s) {
   if (s.golden_only) args.push_back("--golden-only");
   if (!s.reference_backend.empty()) args.insert(args.end(), {"--reference-backend", s.reference_backend});
   if (s.strict) args.push_back("--strict");
+  if (s.bundled_reference) args.push_back("--bundled-reference");
   if (s.keep.mode != KeepMode::kNone)
     args.insert(args.end(), {"--keep-outputs", keep_mode_name(s.keep.mode), "--keep-outputs-dir", s.keep.dir.string(),
                              "--keep-outputs-cap-bytes", std::to_string(s.keep.cap_bytes)});
@@ -162,14 +164,36 @@ Suite load_suite(const Selection& selection, PackageLoading loading) {
       if (!source.plan_file.empty()) {
         op->plan = load_plan(source.plan_file);
       } else {
-        // No plan.json for this op: derive one from the spec alone.
+        // No plan.json for this op: derive one from the spec, its nodes judged
+        // by what judges the package's op (runner/node_judges.hpp).
         const OpCaseSpace space = case_space_from_spec(source.spec_path, op_name);
-        const auto text = derive_plan_json(space, source.spec_path.filename().string());
+        const Package* package = nullptr;
+        size_t index = 0;
+        for (size_t i = 0; i < suite.packages.size() && package == nullptr; ++i)
+          if (suite.packages[i]->find_op(op_name) != nullptr) {
+            package = suite.packages[i].get();
+            index = i;
+          }
+        const opsuite::ReferenceOp* bundled = opsuite::find_reference(space.op);
+        const bool use_bundled =
+            bundled != nullptr && (selection.bundled_reference || (package != nullptr && package->name() == kBundledPackageName));
+        const bool runs_package_code =
+            !use_bundled && package != nullptr &&
+            (package->reference() != nullptr || package->registration().validate != nullptr);
+        const std::string spec_file = source.spec_path.filename().string();
+        nlohmann::ordered_json text;
+        if (runs_package_code && loading == PackageLoading::kCheckInChildFirst)
+          text = derive_plan_in_child(source.spec_path, op_name, package_paths.at(index), selection.bundled_reference,
+                                      spec_file);
+        else
+          text = derive_plan_here(space, spec_file, package, use_bundled ? bundled : nullptr);
         op->plan = parse_plan(nlohmann::json::parse(text.dump()), source.spec_path.parent_path() / "plan.json (derived)");
         op->plan.derived = true;
         where = source.spec_path.string() + " (derived plan)";
       }
     } catch (const InputError&) {
+      throw;
+    } catch (const PackageLoadCrash&) {
       throw;
     } catch (const std::exception& e) {
       throw InputError(e.what());
@@ -193,8 +217,17 @@ Suite load_suite(const Selection& selection, PackageLoading loading) {
     check_package_against_spec(*op->package, op->spec_path, op->plan.op);
     op->context.plan = &op->plan;
     op->context.space = &op->space;
-    op->context.reference = opsuite::find_reference(op->plan.op);
+    // References by package, not by name: oprig's bundled reference judges
+    // the bundled package's ops; a vendor op of the same name may mean
+    // something else, so its own reference judges it unless the user asks.
+    const opsuite::ReferenceOp* bundled = opsuite::find_reference(op->plan.op);
+    if (selection.bundled_reference && bundled == nullptr)
+      throw InputError("--bundled-reference: oprig has no reference for an op named '" + op->plan.op + "'");
+    if (bundled != nullptr && (op->package->name() == kBundledPackageName || selection.bundled_reference))
+      op->context.reference = bundled;
+    op->context.reference_requested = selection.bundled_reference;
     op->context.package_reference = op->package->reference();
+    op->context.package_name = op->package->name();
     op->context.reference_backend = selection.reference_backend;
     op->golden_dirs = selection.golden_dirs;
     if (selection.spec_file && std::filesystem::is_directory(op->spec_path.parent_path() / "golden"))
@@ -206,7 +239,11 @@ Suite load_suite(const Selection& selection, PackageLoading loading) {
                        "': no oracle says what is right. Give one or more of: golden vectors (--golden DIR, or a "
                        "golden/ folder beside the spec; scripts/golden/make_golden.py writes them from NumPy), a "
                        "reference in the package (oprig_reference_v1 in oprig_package.h), or another backend of the "
-                       "package (--reference-backend cpu). harness/README.md shows each.");
+                       "package (--reference-backend cpu). harness/README.md shows each." +
+                       (bundled != nullptr ? " oprig has a reference for an op named '" + op->plan.op +
+                                                 "' of its own package; --bundled-reference judges this one by it, "
+                                                 "if it means the same"
+                                           : std::string()));
     try {
       op->context.tolerances = parse_tolerance_table(op->plan.tolerance, op->space);
     } catch (const std::exception& e) {
@@ -229,6 +266,12 @@ Suite load_suite(const Selection& selection, PackageLoading loading) {
         throw InputError(where + ": /signed_zero: \"" + name + "\" is not an output of " + op->plan.op);
       op->context.signed_zero_outputs.insert(name);
     }
+    for (size_t i = 0; i < op->plan.order_insensitive.size(); ++i)
+      for (const std::string& name : op->plan.order_insensitive[i].outputs)
+        if (std::none_of(op->space.outputs.begin(), op->space.outputs.end(),
+                         [&](const TensorSlot& s) { return s.name == name; }))
+          throw InputError(where + ": /order_insensitive/" + std::to_string(i) + ": \"" + name +
+                           "\" is not an output of " + op->plan.op);
     // Absolute paths: the repro line works from any directory.
     std::string prefix = "oprig run --spec " + quote_if_needed(std::filesystem::absolute(op->spec_path).string());
     for (const auto& p : selection.packages)
@@ -236,6 +279,7 @@ Suite load_suite(const Selection& selection, PackageLoading loading) {
     for (const auto& g : selection.golden_dirs) prefix += " --golden " + quote_if_needed(g.string());
     if (!selection.reference_backend.empty()) prefix += " --reference-backend " + selection.reference_backend;
     if (selection.strict) prefix += " --strict";
+    if (selection.bundled_reference) prefix += " --bundled-reference";
     op->context.repro_prefix = prefix;
     suite.ops.push_back(std::move(op));
   }

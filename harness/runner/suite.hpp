@@ -38,6 +38,9 @@ struct Selection {
   // prepare) a data type the spec declares there is FAILED, not UNIMPLEMENTED
   // (`run --strict`, always in `validate`).
   bool strict = false;
+  // --bundled-reference: oprig's own fp64 reference of an op of the same name
+  // judges a vendor package's op (it always judges the bundled package's).
+  bool bundled_reference = false;
   // --keep-outputs: what a case's kernel computed, kept beside its inputs and
   // expected outputs (not part of the run's identity: --resume may change it).
   KeepPolicy keep;
@@ -73,6 +76,10 @@ enum class PackageLoading { kCheckInChildFirst, kInThisProcess };
 // Throws InputError naming the file and what is wrong, PackageLoadCrash when
 // a package crashes while loading.
 Suite load_suite(const Selection& selection, PackageLoading loading = PackageLoading::kCheckInChildFirst);
+
+// The package name of the bundled opsuite: oprig's fp64 references judge
+// this package's ops by default, any other package's only on request.
+inline constexpr const char* kBundledPackageName = "org.oprig.opsuite";
 
 // The bundled locations: OPRIG_OPSUITE_DIR / OPRIG_PACKAGE when set, else an
 // installed layout beside the binary (../share/oprig, ../lib/oprig), else the

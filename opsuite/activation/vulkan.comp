@@ -20,7 +20,7 @@
 //     times 2^64 and scaled down with one rounding in integers (`descale`):
 //     SIGMOID e^x and SILU x e^x below -70 (beside 1, e^x < 2^-100 there),
 //     GELU_TANH x e^-v below -9 (e^-v < 2^-95), GELU_ERF x e^(-a^2/2) M(a)
-//     below -13 (M from the tables up to 14, then its asymptotic series
+//     below -12 (M from the tables up to 14, then its asymptotic series
 //     1/(a sqrt(2 pi)) (1 - a^-2 + 3 a^-4 - 15 a^-6 + 105 a^-8), relative
 //     error below 2^-27, where the results are denormals of a few bits);
 //   - Vulkan lets OpFDiv be 2.5 ulp off (NVIDIA's is not correctly
@@ -253,8 +253,11 @@ vec4 mills_coefficient(int j, bvec4 bit0, bvec4 bit1, bvec4 bit2) {
 }
 
 // x Phi(x), Phi(-a) = e^(-a^2/2) M(a) (see activation_math.inl). Beyond 13
-// the result is x; below -13, scaled, with a limited to 15 (the result is
-// below 2^-150 from there).
+// the result is x; below -12, scaled, with a limited to 15 (the result is
+// below 2^-150 from there). Not -13 as on the cpu: Phi(-a) itself falls
+// below 2^-126 from a = 12.95 (x Phi(x) from 13.0), and a driver that
+// flushes denormals (NVIDIA's does) gave -0 for -7.95e-38 at x = -12.99;
+// scaled, Phi(-a) 2^64 stays above 2^-104 down to a = 15.
 uvec4 gelu_erf(vec4 x) {
   vec4 a = min(abs(x), vec4(15.0));
   vec4 a_hi, a_lo;
@@ -272,7 +275,7 @@ uvec4 gelu_erf(vec4 x) {
   vec4 tail = gauss * m;  // Phi(-a)
   vec4 y = mix(fma(-x, tail, x), x * tail, lessThan(x, vec4(0.0)));
   uvec4 bits = floatBitsToUint(mix(y, x, greaterThan(x, vec4(13.0))));
-  bvec4 rare = lessThan(x, vec4(-13.0));
+  bvec4 rare = lessThan(x, vec4(-12.0));
   if (any(rare)) {
     vec4 r = 1.0 / a2;  // only its value to a few ulp matters: the series' terms are small
     vec4 series = fma(fma(fma(fma(vec4(105.0), r, vec4(-15.0)), r, vec4(3.0)), r, vec4(-1.0)), r, vec4(1.0)) *

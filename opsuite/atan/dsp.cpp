@@ -1,18 +1,17 @@
 // Atan on the dsp backend: UINT_8 in, UINT_8 out, as a 256-entry lookup
 // table. prepare() builds the table on the host in fp64 (what real DSP UDO
-// kernels do at prepare time); execute() runs an HVX program on the
-// simulator: vector loads, eight vlut32 lookups per vector, stores, and a
-// predicated store for the tail. Its cycle count is derived in
-// backends/dsp/cost_model.md ("Atan UINT_8").
+// kernels do at prepare time), laid out for HVX's vlut32; execute() is HVX
+// code on the simulator through oprig_dsp.h: per 128 elements a vector load,
+// one vlut32 and seven vlut32or (oprig_dsp_lut256) and a store, predicated
+// for the tail. Its cycle count is derived in backends/dsp/cost_model.md ("Atan
+// UINT_8").
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <cstring>
-#include <exception>
 #include <new>
 
 #include "common/kernel.hpp"
-#include "hvx_sim/core.hpp"
+#include "oprig/oprig_dsp.h"
 
 namespace oprig::opsuite {
 
@@ -21,11 +20,12 @@ extern const KernelOps oprig_atan__dsp;
 namespace {
 
 struct AtanDsp : KernelBase {
+  const oprig_backend_context* ctx = nullptr;
   double offset = 0;
   size_t elements = 0;
   bool prepared = false;
-  // Two vector registers' worth: entries 0..127 then 128..255.
-  alignas(hvx::kVectorBytes) std::array<uint8_t, 256> table{};
+  // Entries 0..255 laid out for vlut32 (oprig_dsp_lut256_position): two vectors.
+  alignas(OPRIG_DSP_VECTOR_BYTES) std::array<uint8_t, 256> table{};
 };
 
 // q_out = clamp(round_half_away(atan(s_in*(q - z_in) + offset) / s_out) + z_out, 0, 255)
@@ -44,11 +44,13 @@ oprig_status create(const oprig_backend_context* ctx, const oprig_param* params,
                     size_t num_params, oprig_kernel** out_kernel) {
   *out_kernel = nullptr;
   if (ctx == nullptr || ctx->kind != OPRIG_BACKEND_DSP) return OPRIG_STATUS_INVALID_ARGUMENT;
+  if (!oprig_dsp_available(ctx)) return OPRIG_STATUS_UNSUPPORTED;
   const double offset = scalar_param(params, num_params, "offset").value_or(0.0);
   if (std::isnan(offset)) return OPRIG_STATUS_INVALID_ARGUMENT;
   auto* k = new (std::nothrow) AtanDsp;
   if (k == nullptr) return OPRIG_STATUS_OUT_OF_MEMORY;
   k->ops = &oprig_atan__dsp;
+  k->ctx = ctx;
   k->offset = offset;
   *out_kernel = to_handle(k);
   return OPRIG_STATUS_OK;
@@ -69,62 +71,22 @@ oprig_status prepare(oprig_kernel* kernel, const oprig_tensor* inputs, size_t nu
 
   out.rank = in.rank;
   std::copy(std::begin(in.dims), std::end(in.dims), std::begin(out.dims));
-  for (int q = 0; q < 256; ++q)
-    k->table[static_cast<size_t>(q)] =
-        quantised_atan(q, in.scale, in.zero_point, k->offset, out.scale, out.zero_point);
+  for (size_t q = 0; q < 256; ++q)
+    k->table[oprig_dsp_lut256_position(q)] =
+        quantised_atan(static_cast<int>(q), in.scale, in.zero_point, k->offset, out.scale, out.zero_point);
   k->elements = element_count(in);
   k->prepared = true;
   return OPRIG_STATUS_OK;
 }
 
-// y = table[x] for one vector: eight 32-entry lookups or-ed together.
-hvx::Vec lookup256(hvx::Core& core, const hvx::Vec& x, const hvx::Vec& low, const hvx::Vec& high) {
-  hvx::Vec y = core.lut32(x, low, 0);
-  for (uint32_t segment = 1; segment < 8; ++segment)
-    y = core.lut32_or(y, x, segment < 4 ? low : high, segment);
-  return y;
-}
-
-// Loads the vector of elements [i, min(i + 128, n)). A vmemu that would run
-// into a line holding none of the tensor could fault on hardware (and does in
-// the simulator), so such a last vector is read as its aligned line and
-// rotated into place instead.
-hvx::Vec load_vector(hvx::Core& core, const uint8_t* src, size_t i, size_t n) {
-  const auto line_of = [](uintptr_t a) { return a & ~uintptr_t{hvx::kVectorBytes - 1}; };
-  const auto start = reinterpret_cast<uintptr_t>(src + i);
-  const auto last = reinterpret_cast<uintptr_t>(src + n - 1);
-  if (line_of(start + hvx::kVectorBytes - 1) <= line_of(last)) return core.vmemu(src + i);
-  return core.vror(core.vmem(src + i), start % hvx::kVectorBytes);
-}
-
-// The HVX program. Software-pipelined: the load of vector b+1 is issued
-// before the lookups of vector b, so it hides behind them.
-void run_program(hvx::Core& core, const uint8_t* src, uint8_t* dst, size_t n,
-                 const std::array<uint8_t, 256>& table) {
-  if (n == 0) return;
-  core.map_readable(src, n);
-  core.map_writable(dst, n);
-  core.map_readable(table.data(), table.size());
-
-  const size_t vectors = (n + hvx::kVectorBytes - 1) / hvx::kVectorBytes;
-  const size_t tail = n % hvx::kVectorBytes;  // 0: the last vector is full
-  const hvx::Vec low = core.vmem(table.data());
-  const hvx::Vec high = core.vmem(table.data() + hvx::kVectorBytes);
-  hvx::Pred tail_mask;
-  if (tail != 0) tail_mask = core.setq(tail);
-
-  hvx::Vec x = load_vector(core, src, 0, n);
-  for (size_t b = 0; b < vectors; ++b) {
-    hvx::Vec next;
-    if (b + 1 < vectors) next = load_vector(core, src, (b + 1) * hvx::kVectorBytes, n);
-    const hvx::Vec y = lookup256(core, x, low, high);
-    uint8_t* out = dst + b * hvx::kVectorBytes;
-    if (b + 1 == vectors && tail != 0)
-      core.vmemu_store_if(tail_mask, out, y);
-    else
-      core.vmemu_store(out, y);
-    x = next;
-  }
+// The HVX program: per 128 elements a load, the lookups and a store (the
+// last, partial vector through predicated stores).
+void run_program(const uint8_t* src, uint8_t* dst, size_t n, const std::array<uint8_t, 256>& table) {
+  oprig_dsp_map(table.data(), table.size(), "the atan table");
+  const HVX_Vector low = oprig_vmem_load(table.data());
+  const HVX_Vector high = oprig_vmem_load(table.data() + OPRIG_DSP_VECTOR_BYTES);
+  for (size_t i = 0; i < n; i += OPRIG_DSP_VECTOR_BYTES)
+    oprig_dsp_store_bytes(dst + i, n - i, oprig_dsp_lut256(oprig_dsp_load_bytes(src + i, n - i), low, high));
 }
 
 oprig_status execute(oprig_kernel* kernel, const oprig_tensor* inputs, size_t num_inputs,
@@ -140,19 +102,10 @@ oprig_status execute(oprig_kernel* kernel, const oprig_tensor* inputs, size_t nu
     return OPRIG_STATUS_INVALID_ARGUMENT;
   if (n > 0 && (inputs[0].data == nullptr || outputs[0].data == nullptr))
     return OPRIG_STATUS_INVALID_ARGUMENT;
-  try {
-    hvx::Core core;  // one per execute: no state shared between instances
-    run_program(core, static_cast<const uint8_t*>(inputs[0].data),
-                static_cast<uint8_t*>(outputs[0].data), n, k->table);
-    info->dsp_cycles = core.cycles();
-    return OPRIG_STATUS_OK;
-  } catch (const hvx::Fault&) {
-    return OPRIG_STATUS_BACKEND_ERROR;
-  } catch (const std::bad_alloc&) {
-    return OPRIG_STATUS_OUT_OF_MEMORY;
-  } catch (const std::exception&) {
-    return OPRIG_STATUS_INTERNAL;
-  }
+  if (const oprig_status s = oprig_dsp_begin(k->ctx); s != OPRIG_STATUS_OK) return s;
+  if (n > 0)
+    run_program(static_cast<const uint8_t*>(inputs[0].data), static_cast<uint8_t*>(outputs[0].data), n, k->table);
+  return oprig_dsp_end(info);
 }
 
 void destroy(oprig_kernel* kernel) { delete from_handle<AtanDsp>(kernel); }

@@ -1,8 +1,17 @@
-// org.oprig.calibration on OpenCL. Copy and Triad move 16 floats per
-// work-item with vload16/vstore16 (one 512-bit register on an AVX-512 CPU
-// device, a wide transaction on a GPU). FmaPeak keeps FMA_CHAINS independent
-// accumulators of FMA_VEC lanes per work-item; the host builds it with FMA_VEC
-// = the device's native float vector width.
+// org.oprig.calibration on OpenCL. Copy and Triad have two forms, the host
+// picks one by device type:
+//   - a CPU device (PoCL): one work-item per 16 floats with vload16/vstore16
+//     (one 512-bit register on AVX-512; PoCL vectorises a work-group's items);
+//   - a GPU: float4 pointers, so every load and store is one aligned 16-byte
+//     access (vload16 from a float pointer may only assume 4-byte alignment:
+//     NVIDIA issued 16 scalar loads 64 bytes apart across a warp and copied at
+//     632 GB/s on an H100), adjacent work-items on adjacent vectors (a warp
+//     reads 512 contiguous bytes), a grid-stride loop over a launch the host
+//     sizes from the device's compute units, with 4 vectors per work-item in
+//     flight before their stores; indices in 64 bits.
+// FmaPeak keeps FMA_CHAINS independent accumulators of FMA_VEC lanes per
+// work-item; the host builds it with FMA_VEC = the device's native float
+// vector width.
 
 #ifndef FMA_VEC
 #define FMA_VEC 16
@@ -25,6 +34,37 @@ kernel void calibration_copy(global const float* src, global float* dst) {
 kernel void calibration_triad(global const float* b, global const float* c, global float* a, const float scalar) {
   const size_t i = get_global_id(0);
   vstore16(fma((float16)scalar, vload16(i, c), vload16(i, b)), i, a);
+}
+
+// The GPU forms; `vectors` counts float4s. The loop's first part moves 4
+// vectors a step, the second the last fewer than 4 strides.
+kernel void calibration_copy_strided(global const float4* src, global float4* dst, const ulong vectors) {
+  const ulong stride = get_global_size(0);
+  ulong i = get_global_id(0);
+  for (; i + 3 * stride < vectors; i += 4 * stride) {
+    const float4 v0 = src[i], v1 = src[i + stride], v2 = src[i + 2 * stride], v3 = src[i + 3 * stride];
+    dst[i] = v0;
+    dst[i + stride] = v1;
+    dst[i + 2 * stride] = v2;
+    dst[i + 3 * stride] = v3;
+  }
+  for (; i < vectors; i += stride) dst[i] = src[i];
+}
+
+kernel void calibration_triad_strided(global const float4* b, global const float4* c, global float4* a,
+                                      const float scalar, const ulong vectors) {
+  const ulong stride = get_global_size(0);
+  const float4 s = (float4)scalar;
+  ulong i = get_global_id(0);
+  for (; i + 3 * stride < vectors; i += 4 * stride) {
+    const float4 b0 = b[i], b1 = b[i + stride], b2 = b[i + 2 * stride], b3 = b[i + 3 * stride];
+    const float4 c0 = c[i], c1 = c[i + stride], c2 = c[i + 2 * stride], c3 = c[i + 3 * stride];
+    a[i] = fma(s, c0, b0);
+    a[i + stride] = fma(s, c1, b1);
+    a[i + 2 * stride] = fma(s, c2, b2);
+    a[i + 3 * stride] = fma(s, c3, b3);
+  }
+  for (; i < vectors; i += stride) a[i] = fma(s, c[i], b[i]);
 }
 
 kernel void calibration_fma(global const float* ab, global float* out, const uint iterations) {

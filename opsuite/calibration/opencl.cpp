@@ -5,6 +5,7 @@
 // which waits and takes device time from its profiling info, as for any op.
 #include <CL/cl.h>
 
+#include <algorithm>
 #include <new>
 #include <string>
 
@@ -20,6 +21,9 @@ struct oprig_kernel {
   uint32_t fma_vec = 1;
   size_t fma_items = 1;
   size_t fma_local = 1;
+  bool strided = false;         // Copy and Triad in their GPU form (opencl.cl)
+  size_t stream_max_items = 0;  // its launch, at most
+  size_t stream_local = 1;      // and its work-groups
   uint64_t count = 0;
   ~oprig_kernel() {
     if (kernel) clReleaseKernel(kernel);
@@ -49,6 +53,29 @@ void size_fma(cl_device_id device, oprig_kernel* k) {
   }
 }
 
+// Copy and Triad on a GPU: the float4 grid-stride form, at most 8 waves of
+// 2048 work-items per compute unit (what NVIDIA's SMs since Volta and AMD's
+// CUs keep resident), fewer for a small tensor. A CPU device keeps one
+// work-item per 16 floats.
+constexpr size_t kStreamLocal = 256;  // or the kernel's largest, if smaller
+constexpr uint64_t kVectorsPerItem = 4;  // the strided kernels' step
+
+void size_streaming(cl_device_id device, oprig_kernel* k) {
+  cl_uint units = 1;
+  cl_device_type type = CL_DEVICE_TYPE_DEFAULT;
+  clGetDeviceInfo(device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, nullptr);
+  clGetDeviceInfo(device, CL_DEVICE_TYPE, sizeof type, &type, nullptr);
+  k->strided = (type & CL_DEVICE_TYPE_CPU) == 0;
+  k->stream_max_items = 8 * 2048 * static_cast<size_t>(std::max<cl_uint>(units, 1));
+}
+
+size_t max_work_group_size(cl_kernel kernel, cl_device_id device) {
+  size_t size = 1;
+  if (clGetKernelWorkGroupInfo(kernel, device, CL_KERNEL_WORK_GROUP_SIZE, sizeof size, &size, nullptr) != CL_SUCCESS)
+    return 1;
+  return size;
+}
+
 oprig_status create(const oprig_backend_context* ctx, const char* op_name, const oprig_param* params,
                     size_t num_params, oprig_kernel** out_kernel) {
   if (out_kernel == nullptr) return OPRIG_STATUS_INVALID_ARGUMENT;
@@ -68,14 +95,22 @@ oprig_status create(const oprig_backend_context* ctx, const char* op_name, const
   cl_device_id device = static_cast<cl_device_id>(ctx->cl_device);
   k->queue = static_cast<cl_command_queue>(ctx->cl_queue);
   size_fma(device, k);
+  size_streaming(device, k);
   const char* source = reinterpret_cast<const char*>(calibration_opencl_source);
   const size_t length = calibration_opencl_source_size;
   cl_int err = CL_SUCCESS;
   k->program = clCreateProgramWithSource(context, 1, &source, &length, &err);
   const std::string options = "-cl-std=CL1.2 -D FMA_VEC=" + std::to_string(k->fma_vec);
   if (err == CL_SUCCESS) err = clBuildProgram(k->program, 1, &device, options.c_str(), nullptr, nullptr);
-  const char* name = op == Op::kCopy ? "calibration_copy" : op == Op::kTriad ? "calibration_triad" : "calibration_fma";
+  const char* name = op == Op::kFmaPeak ? "calibration_fma"
+                     : op == Op::kCopy    ? (k->strided ? "calibration_copy_strided" : "calibration_copy")
+                                          : (k->strided ? "calibration_triad_strided" : "calibration_triad");
   if (err == CL_SUCCESS) k->kernel = clCreateKernel(k->program, name, &err);
+  if (err == CL_SUCCESS && k->strided) {
+    // A power of two, so that it divides the launch (a multiple of 2048).
+    k->stream_local = kStreamLocal;
+    while (k->stream_local > 1 && k->stream_local > max_work_group_size(k->kernel, device)) k->stream_local /= 2;
+  }
   if (err != CL_SUCCESS) {
     delete k;
     return OPRIG_STATUS_BACKEND_ERROR;
@@ -113,6 +148,14 @@ oprig_status execute(oprig_kernel* k, const oprig_tensor* inputs, size_t num_inp
     err |= clSetKernelArg(k->kernel, arg++, sizeof iterations, &iterations);
     global = k->fma_items;
     local = &k->fma_local;
+  } else if (k->strided) {
+    const cl_ulong vectors = k->count / 4;
+    err |= clSetKernelArg(k->kernel, arg++, sizeof vectors, &vectors);
+    const uint64_t per_group = kVectorsPerItem * k->stream_local;
+    global = std::min<size_t>(static_cast<size_t>((vectors + per_group - 1) / per_group) * k->stream_local,
+                              k->stream_max_items);
+    local = &k->stream_local;
+    if (global == 0) return OPRIG_STATUS_OK;
   } else {
     global = k->count / 16;
     if (global == 0) return OPRIG_STATUS_OK;

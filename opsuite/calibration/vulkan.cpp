@@ -6,6 +6,7 @@
 #include <vulkan/vulkan.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstring>
 #include <new>
 #include <vector>
@@ -29,6 +30,8 @@ struct oprig_kernel {
   uint32_t max_groups = 1;
   VkDeviceSize max_range = 0;
   uint32_t fma_groups = 1;
+  uint32_t fma_local = 64;  // FmaPeak's local size and chains per invocation (fma.comp)
+  uint32_t fma_chains = 8;
   uint64_t count = 0;
   ~oprig_kernel() {
     if (pipeline) vkDestroyPipeline(device, pipeline, nullptr);
@@ -42,7 +45,7 @@ struct oprig_kernel {
 namespace oprig::calibration {
 namespace {
 
-constexpr uint32_t kLocalSize = 64;
+constexpr uint32_t kLocalSize = 64;  // Copy and Triad (copy.comp, triad.comp)
 
 struct PushConstants {
   uint32_t count;  // vec4s (Copy, Triad) or iterations (FmaPeak)
@@ -57,7 +60,14 @@ VkBuffer buffer_of(const oprig_tensor& tensor) {
 #endif
 }
 
-oprig_status build(oprig_kernel& k, const unsigned char* spirv, size_t spirv_size) {
+// FmaPeak's specialization constants: 0 the local size, 1 WIDE (16 chains).
+struct FmaSpecialization {
+  uint32_t local_size;
+  VkBool32 wide;
+};
+
+oprig_status build(oprig_kernel& k, const unsigned char* spirv, size_t spirv_size,
+                   const VkSpecializationInfo* specialization = nullptr) {
   std::vector<uint32_t> words(spirv_size / sizeof(uint32_t));
   std::memcpy(words.data(), spirv, words.size() * sizeof(uint32_t));
   VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
@@ -97,6 +107,7 @@ oprig_status build(oprig_kernel& k, const unsigned char* spirv, size_t spirv_siz
   info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
   info.stage.module = k.module;
   info.stage.pName = "main";
+  info.stage.pSpecializationInfo = specialization;
   info.layout = k.pipeline_layout;
   if (vkCreateComputePipelines(k.device, VK_NULL_HANDLE, 1, &info, nullptr, &k.pipeline) != VK_SUCCESS)
     return OPRIG_STATUS_BACKEND_ERROR;
@@ -124,16 +135,33 @@ oprig_status create(const oprig_backend_context* ctx, const char* op_name, const
   vkGetPhysicalDeviceProperties(static_cast<VkPhysicalDevice>(ctx->vk_physical_device), &properties);
   k->max_groups = properties.limits.maxComputeWorkGroupCount[0];
   k->max_range = properties.limits.maxStorageBufferRange;
-  // FmaPeak: on a CPU driver 16 workgroups per... a few per host thread is
-  // plenty; a GPU needs thousands of invocations per compute unit.
-  k->fma_groups = properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ? 32u : std::min(k->max_groups, 8192u);
+  // FmaPeak: on a CPU driver 32 workgroups of 64 (a few per host thread) and
+  // 8 chains. A GPU: work-groups of 256 (or the device's largest, if
+  // smaller), 16 chains, and 16384 groups: core Vulkan does not say how many
+  // compute units there are, and so many groups are over a dozen waves on
+  // any GPU (an H100: 8 groups of 256 resident per SM), so the last, partly
+  // filled one costs a few percent; 8192 groups of 64 were 2.25 waves there.
+  if (properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU) {
+    k->fma_groups = 32;
+  } else {
+    k->fma_local = std::min({256u, properties.limits.maxComputeWorkGroupSize[0],
+                             properties.limits.maxComputeWorkGroupInvocations});
+    k->fma_chains = 16;
+    k->fma_groups = std::min(k->max_groups, 16384u);
+  }
   oprig_status status = OPRIG_STATUS_OK;
   if (op == Op::kCopy) status = build(*k, calibration_copy_spirv, calibration_copy_spirv_size);
   if (op == Op::kTriad) {
     k->bindings = 3;
     status = build(*k, calibration_triad_spirv, calibration_triad_spirv_size);
   }
-  if (op == Op::kFmaPeak) status = build(*k, calibration_fma_spirv, calibration_fma_spirv_size);
+  if (op == Op::kFmaPeak) {
+    const FmaSpecialization values{k->fma_local, k->fma_chains == 16 ? VK_TRUE : VK_FALSE};
+    const VkSpecializationMapEntry entries[2] = {{0, offsetof(FmaSpecialization, local_size), sizeof(uint32_t)},
+                                                 {1, offsetof(FmaSpecialization, wide), sizeof(VkBool32)}};
+    const VkSpecializationInfo specialization{2, entries, sizeof values, &values};
+    status = build(*k, calibration_fma_spirv, calibration_fma_spirv_size, &specialization);
+  }
   if (status != OPRIG_STATUS_OK) {
     delete k;
     return status;
@@ -146,7 +174,7 @@ oprig_status prepare(oprig_kernel* k, const oprig_tensor* inputs, size_t num_inp
                      size_t num_outputs) {
   if (k == nullptr) return OPRIG_STATUS_INVALID_ARGUMENT;
   if (k->op == Op::kFmaPeak)
-    return prepare_fma(inputs, num_inputs, outputs, num_outputs, uint64_t{k->fma_groups} * kLocalSize);
+    return prepare_fma(inputs, num_inputs, outputs, num_outputs, uint64_t{k->fma_groups} * k->fma_local);
   const oprig_status status = prepare_streaming(k->op, inputs, num_inputs, outputs, num_outputs, &k->count);
   if (status != OPRIG_STATUS_OK) return status;
   // One binding covers a whole tensor, and the shader counts vec4s in 32 bits.
@@ -207,8 +235,8 @@ oprig_status cost(const oprig_kernel* k, oprig_cost* out) {
   *out = oprig_cost{};
   if (k == nullptr) return OPRIG_STATUS_INVALID_ARGUMENT;
   if (k->op == Op::kFmaPeak) {
-    const uint64_t invocations = uint64_t{k->fma_groups} * kLocalSize;
-    *out = {invocations * k->params.iterations * 8 * 2, 8, invocations * 4};
+    const uint64_t invocations = uint64_t{k->fma_groups} * k->fma_local;
+    *out = {invocations * k->params.iterations * k->fma_chains * 2, 8, invocations * 4};
   } else {
     *out = streaming_cost(k->op, k->count);
   }

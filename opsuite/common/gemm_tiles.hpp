@@ -43,11 +43,16 @@ struct GemmTiles {
   uint64_t groups(uint64_t m, uint64_t n, uint64_t batches) const {
     return (m + mwg - 1) / mwg * ((n + nwg - 1) / nwg) * batches;
   }
-  // What gemm.cl and gemm.glsl assume: whole chunks per work-item, and each
-  // slice staged in equal shares.
+  // What gemm.cl and gemm.glsl assume: whole chunks per work-item, each
+  // slice staged in equal shares, and (gemm.glsl's register arrays, sized by
+  // literals) at most kMaxWi x kMaxWi results and kMaxPer staged elements of
+  // each slice per work-item.
+  static constexpr uint32_t kMaxWi = 8, kMaxPer = 16;
   constexpr bool valid() const {
     return mdimc * vwm > 0 && ndimc * vwn > 0 && mwg % (mdimc * vwm) == 0 && nwg % (ndimc * vwn) == 0 &&
-           kwg * mwg % threads() == 0 && kwg * nwg % threads() == 0 && pad % vwm == 0 && pad % vwn == 0;
+           kwg * mwg % threads() == 0 && kwg * nwg % threads() == 0 && pad % vwm == 0 && pad % vwn == 0 &&
+           mwg / mdimc <= kMaxWi && nwg / ndimc <= kMaxWi && kwg * mwg / threads() <= kMaxPer &&
+           kwg * nwg / threads() <= kMaxPer;
   }
 };
 

@@ -2,7 +2,8 @@
 // groups of 64 (or the kernel's limit, if lower) and a global size that is
 // a multiple of it, so a runtime never picks a tiny work-group for an odd
 // global size (PoCL vectorises across a work-group). Work-items past the
-// last vector skip the loop. Used by Activation, Quantize and Dequantize.
+// last vector skip the loop. Used by Activation, Quantize, Dequantize and
+// ElementwiseBinary (its flat form).
 #pragma once
 
 #include <CL/cl.h>

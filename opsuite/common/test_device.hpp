@@ -3,7 +3,9 @@
 // library for it, made once per process (a fresh backend would build the
 // programs again), absent with the reason in `why` in a build or on a
 // machine without it (the device tests then GTEST_SKIP); and one execute of
-// a one-input, one-output op.
+// a one-input, one-output op. The backends are never destroyed
+// (kept_until_exit.hpp: a GPU driver may be gone by the time a static's
+// destructor runs at exit).
 #pragma once
 
 #include <map>
@@ -11,6 +13,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "kept_until_exit.hpp"
 #include "registry.hpp"
 #include "runner/kernel_session.hpp"
 
@@ -24,7 +27,7 @@ struct TestDevice {
 };
 
 inline TestDevice& test_device(const std::string& name) {
-  static std::map<std::string, TestDevice> devices;
+  static auto& devices = kept_until_exit<std::map<std::string, TestDevice>>();
   auto [it, fresh] = devices.try_emplace(name);
   TestDevice& d = it->second;
   if (fresh) {

@@ -37,7 +37,11 @@
 #include "cpu/cpu_backend.hpp"
 #include "cpu/cpu_isa.hpp"
 #include "device_kernel_bench.hpp"
+#include "kept_until_exit.hpp"
 #include "runner/kernel_session.hpp"
+#if OPRIG_BENCH_CLBLAST
+#include "common/clblast_at_exit.hpp"
+#endif
 
 namespace {
 
@@ -235,6 +239,7 @@ struct ClBlastConv {
     }
     cl_event done = nullptr;
     if (!run(&done)) return;  // the warm-up: CLBlast builds its programs on the first call
+    oprig::opsuite::clear_clblast_cache_at_exit();
     clReleaseEvent(done);
     std::vector<float> theirs(kOutputs);
     clEnqueueReadBuffer(queue, result, CL_TRUE, 0, theirs.size() * sizeof(float), theirs.data(), 0, nullptr, nullptr);
@@ -267,7 +272,8 @@ struct ClBlastConv {
 };
 
 void BM_ClBlastConvgemm(benchmark::State& state) {
-  static ClBlastConv peer(device_conv("opencl"));
+  // Never destroyed (kept_until_exit.hpp: at exit the driver may already be gone).
+  static auto& peer = oprig::kept_until_exit<ClBlastConv>(device_conv("opencl"));
   if (!peer.error.empty()) {
     state.SkipWithError(peer.error.c_str());
     return;

@@ -1,12 +1,13 @@
 // The device DepthwiseConv2D kernels (opencl.cl, vulkan.comp) through the
-// package ABI, where the plan's small cases cannot reach: many tiles and
-// channel blocks with tails, multipliers that leave lanes idle or need more
-// than one pass of the lanes, a window too large for the staged patch (the
-// taps then come from global memory), and FLOAT_16 words shared by two
-// work-items (vulkan's channel pairs with an odd number of output channels).
-// Expected values come from the int64 oracle on small integers
-// (depthwise_test_support.hpp), exact in fp32 and fp16 in any order of
-// summation. Each test skips where its backend is absent.
+// package ABI, where the plan's small cases cannot reach: both ways a
+// work-item takes its channels (a vector of 4 where the channels line up,
+// else one, or vulkan's FLOAT_16 pairs) with tails of channel vectors and of
+// columns, output heights that end inside a work-item's four rows,
+// multipliers, strides, dilations and a huge dilated window, and FLOAT_16
+// words shared by two work-items (vulkan's channel pairs with an odd number
+// of output channels). Expected values come from the int64 oracle on small
+// integers (depthwise_test_support.hpp), exact in fp32 and fp16 in any order
+// of summation. Each test skips where its backend is absent.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -35,11 +36,21 @@ Window padded(int64_t pad) {
   return w;
 }
 
-TEST_P(DepthwiseConv2DGpu, ExactOnSmallIntegersAcrossTilesBlocksAndPaths) {
+TEST_P(DepthwiseConv2DGpu, ExactOnSmallIntegersAcrossVectorsTailsAndWindows) {
   std::vector<Case> cases;
-  // 2 images of 20x23 (tiles with tails), 70 channels x 2: blocks of 16 with a tail.
+  // Channel vectors: 36 channels (9 vectors of 4, a tail of the work-group's
+  // lanes), 13 output rows (the last work-item's rows 1 of 4).
+  cases.push_back({{2, 13, 11, 36}, {3, 3, 1, 36}, padded(1), true});
+  // Channel vectors with a 5x3 window, stride 2 x 1, asymmetric pads, no bias.
+  Case vectors{{1, 17, 9, 8}, {5, 3, 1, 8}, {}, false};
+  vectors.window.stride_h = 2;
+  vectors.window.top = 2;
+  vectors.window.bottom = 1;
+  vectors.window.left = 1;
+  cases.push_back(vectors);
+  // 2 images of 20x23, 70 channels x 2: one channel per work-item.
   cases.push_back({{2, 20, 23, 70}, {3, 3, 1, 140}, padded(1), true});
-  // Multiplier 40: one channel per block, more outputs than lanes.
+  // Multiplier 40: more outputs per pixel than a work-group has lanes.
   cases.push_back({{1, 9, 9, 2}, {3, 3, 1, 80}, padded(1), false});
   // Strides, dilations, asymmetric pads, multiplier 3.
   Case strided{{2, 17, 19, 6}, {3, 2, 1, 18}, {}, true};
@@ -49,7 +60,7 @@ TEST_P(DepthwiseConv2DGpu, ExactOnSmallIntegersAcrossTilesBlocksAndPaths) {
   strided.window.top = 2;
   strided.window.right = 3;
   cases.push_back(strided);
-  // Dilation 40: an 81x81 window, more than the staged patch holds.
+  // Dilation 40: an 81x81 window, most taps in the padding.
   Case huge{{1, 90, 92, 40}, {3, 3, 1, 40}, {}, true};
   huge.window.dilation_h = huge.window.dilation_w = 40;
   cases.push_back(huge);
@@ -66,13 +77,16 @@ TEST_P(DepthwiseConv2DGpu, ExactOnSmallIntegersAcrossTilesBlocksAndPaths) {
 
 TEST_P(DepthwiseConv2DGpu, HalfPrecisionWordsSharedByNeighbours) {
   // 15 output channels (odd): on vulkan the channel pairs of every other
-  // pixel straddle two words; 16: every pair is one word.
+  // pixel straddle two words; 16: every pair is one word; 7 channels at
+  // multiplier 1: pairs again, straddling; 12: vectors of 4 halves.
   for (const Case& c : {Case{{2, 6, 7, 5}, {2, 2, 1, 15}, padded(1), true},
-                        Case{{2, 6, 7, 8}, {2, 2, 1, 16}, padded(1), true}}) {
+                        Case{{2, 6, 7, 8}, {2, 2, 1, 16}, padded(1), true},
+                        Case{{1, 9, 5, 7}, {3, 3, 1, 7}, padded(1), true},
+                        Case{{2, 7, 6, 12}, {3, 3, 1, 12}, padded(1), true}}) {
     const std::vector<float> x = values(count(c.in), 4, true), w = values(count(c.w), 5, true);
     const std::vector<float> b = values(static_cast<size_t>(c.w[3]), 6, true);
     const HostTensor y = run_once(backend(), c.window, {f16(c.in, x), f16(c.w, w), f16({c.w[3]}, b)});
-    EXPECT_EQ(floats_of_f16(y), oracle(c, x, w, b)) << GetParam() << " output channels " << c.w[3];  // |sums| <= 39: exact
+    EXPECT_EQ(floats_of_f16(y), oracle(c, x, w, b)) << GetParam() << " output channels " << c.w[3];  // |sums| <= 84: exact
   }
 }
 

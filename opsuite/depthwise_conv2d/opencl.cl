@@ -4,107 +4,65 @@
 // (OPRIG_STORAGE_F16, common/opencl/float_storage.cl). Output channel o reads
 // input channel o / multiplier.
 //
-// Bound by memory, so one pass over it: a work-group owns a tile_h x tile_w
-// tile of output pixels of one image and a block of `block` input channels
-// (block * multiplier output channels), stages the input patch the tile reads
-// ((tile_h - 1) * stride + (kernel_h - 1) * dilation + 1 rows, likewise the
-// columns, every channel of the block, zeros for padding) in local memory
-// once, channels innermost as NHWC keeps them, so the loads are runs of
-// contiguous channels, and computes every output of the tile from there.
-// Work-item (lane, row) of the LANES x ROWS work-group takes output channels
-// lane, lane + LANES, ... of the block and pixels row, row + ROWS, ... of the
-// tile (at most MAX_PIXELS each): for each of its channels it reads each
-// weight once and applies it to all its pixels, summing in registers.
-// Neighbouring lanes read neighbouring local words and write neighbouring
-// output channels.
-//
-// The host (opencl.cpp) sizes the tile and the block so that the patch fits
-// PATCH_FLOATS; when even one pixel of one channel does not (a huge dilated
-// window), `staged` is 0 and the taps are read from global memory instead.
+// Bound by memory, so one pass over it (device_grid.hpp says why this
+// shape): work-item (v, column, n) computes output channels DW_VEC v ..
+// DW_VEC v + DW_VEC - 1 (DW_VEC 4: as one float4 or half4, the host's choice
+// where the channels line up) of output rows 4 s .. 4 s + 3 at output column
+// ox (column = s out_w + ox) of image n, summing the bias then the taps in
+// kernel order. Each tap's input vector comes straight from global memory;
+// the weights of a tap are read once for the four rows.
 
-#define LANES 32
-#define ROWS 4
-#define MAX_PIXELS 16  // per work-item: tile_h * tile_w <= ROWS * MAX_PIXELS
-#ifndef PATCH_FLOATS
-#define PATCH_FLOATS 4096
+#ifndef DW_VEC
+#define DW_VEC 1
+#endif
+#define DW_ROWS 4  // device_grid.hpp's kRows
+
+#if DW_VEC == 4
+#define DW_T float4
+#ifdef OPRIG_STORAGE_F16
+#define DW_LOAD(p, i) vloada_half4((i) / 4, (p))
+#define DW_STORE(p, i, v) vstorea_half4_rte((v), (i) / 4, (p))
+#else
+#define DW_LOAD(p, i) (((global const float4*)(p))[(i) / 4])
+#define DW_STORE(p, i, v) (((global float4*)(p))[(i) / 4] = (v))
+#endif
+#else
+#define DW_T float
+#define DW_LOAD(p, i) OPRIG_STORAGE_LOAD(p, i)
+#define DW_STORE(p, i, v) OPRIG_STORAGE_STORE(p, i, v)
 #endif
 
-kernel __attribute__((reqd_work_group_size(LANES, ROWS, 1))) void depthwise_nhwc(
-    global const OPRIG_STORAGE_T* x, global const OPRIG_STORAGE_T* w, global const OPRIG_STORAGE_T* bias,
-    global OPRIG_STORAGE_T* y,
-    const int has_bias, const int height, const int width, const int channels, const int multiplier,
-    const int out_h, const int out_w, const int kernel_h, const int kernel_w, const int stride_h, const int stride_w,
-    const int dilation_h, const int dilation_w, const int pad_top, const int pad_left, const int tile_h,
-    const int tile_w, const int tiles_x, const int block, const int patch_h, const int patch_w, const int staged) {
-  local float patch[PATCH_FLOATS];
-  const int lane = get_local_id(0), row = get_local_id(1);
-  const int c0 = get_group_id(0) * block;  // first input channel of the block
-  const int block_channels = min(block, channels - c0);
-  const int oy0 = (get_group_id(1) / tiles_x) * tile_h, ox0 = (get_group_id(1) % tiles_x) * tile_w;
-  const int n = get_group_id(2);
-  const int iy0 = oy0 * stride_h - pad_top, ix0 = ox0 * stride_w - pad_left;
+kernel void depthwise_nhwc(global const OPRIG_STORAGE_T* x, global const OPRIG_STORAGE_T* w,
+                           global const OPRIG_STORAGE_T* bias, global OPRIG_STORAGE_T* y, const int has_bias,
+                           const int height, const int width, const int channels, const int multiplier,
+                           const int out_h, const int out_w, const int kernel_h, const int kernel_w,
+                           const int stride_h, const int stride_w, const int dilation_h, const int dilation_w,
+                           const int pad_top, const int pad_left, const int columns) {
   const int c_out = channels * multiplier;
-
-  if (staged) {
-    for (int at = row; at < patch_h * patch_w; at += ROWS) {
-      const int py = at / patch_w, px = at - py * patch_w;
-      const int iy = iy0 + py, ix = ix0 + px;
-      const bool inside = iy >= 0 && iy < height && ix >= 0 && ix < width;
-      const int src = ((n * height + iy) * width + ix) * channels + c0;
-      for (int first = 0; first < block; first += LANES) {
-        const int c = first + lane;
-        if (c < block) patch[at * block + c] = inside && c < block_channels ? OPRIG_STORAGE_LOAD(x, src + c) : 0.0f;
+  const int o = (int)get_global_id(0) * DW_VEC;  // first output channel
+  const int column = (int)get_global_id(1);
+  if (o >= c_out || column >= columns) return;
+  const int ox = column % out_w, oy0 = column / out_w * DW_ROWS;
+  const int n = (int)get_global_id(2);
+  const int c = o / multiplier;  // DW_VEC 4 only with multiplier 1
+  const DW_T b = has_bias ? DW_LOAD(bias, o) : (DW_T)(0.0f);
+  DW_T acc[DW_ROWS];
+#pragma unroll
+  for (int r = 0; r < DW_ROWS; ++r) acc[r] = b;
+  const int iy0 = oy0 * stride_h - pad_top, ix0 = ox * stride_w - pad_left;
+  for (int ky = 0; ky < kernel_h; ++ky)
+    for (int kx = 0; kx < kernel_w; ++kx) {
+      const int ix = ix0 + kx * dilation_w;
+      if (ix < 0 || ix >= width) continue;
+      const DW_T wv = DW_LOAD(w, (ky * kernel_w + kx) * c_out + o);
+#pragma unroll
+      for (int r = 0; r < DW_ROWS; ++r) {
+        const int iy = iy0 + r * stride_h + ky * dilation_h;  // rows past out_h: summed, never stored
+        if (iy >= 0 && iy < height)
+          acc[r] = fma(DW_LOAD(x, ((n * height + iy) * width + ix) * channels + c), wv, acc[r]);
       }
     }
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-
-  // This work-item's pixels of the tile (row, row + ROWS, ...), as offsets
-  // into the patch. Loops over them unroll, so the sums stay in registers.
-  const int count = clamp((tile_h * tile_w - row + ROWS - 1) / ROWS, 0, MAX_PIXELS);
-  int origin[MAX_PIXELS];
 #pragma unroll
-  for (int i = 0; i < MAX_PIXELS; ++i) {
-    const int q = row + i * ROWS, ty = q / tile_w;
-    origin[i] = ty * stride_h * patch_w + (q - ty * tile_w) * stride_w;
-  }
-  // Every lane runs the same number of passes (a uniform loop vectorises on
-  // CPU drivers); lanes past the block's outputs compute and store nothing.
-  const int block_outputs = block_channels * multiplier;
-  for (int first = 0; first < block_outputs; first += LANES) {
-    const bool active = first + lane < block_outputs;
-    const int o = active ? first + lane : 0;
-    const int c = o / multiplier;
-    const int channel_out = c0 * multiplier + o;
-    const float b = has_bias ? OPRIG_STORAGE_LOAD(bias, channel_out) : 0.0f;
-    float acc[MAX_PIXELS];
-#pragma unroll
-    for (int i = 0; i < MAX_PIXELS; ++i) acc[i] = b;
-    for (int ky = 0; ky < kernel_h; ++ky)
-      for (int kx = 0; kx < kernel_w; ++kx) {
-        const float wv = OPRIG_STORAGE_LOAD(w, (ky * kernel_w + kx) * c_out + channel_out);
-        const int tap = ky * dilation_h * patch_w + kx * dilation_w;
-#pragma unroll
-        for (int i = 0; i < MAX_PIXELS; ++i) {
-          if (i >= count) break;
-          if (staged) {
-            acc[i] = fma(patch[(origin[i] + tap) * block + c], wv, acc[i]);
-            continue;
-          }
-          const int py = (origin[i] + tap) / patch_w, px = (origin[i] + tap) - py * patch_w;
-          const int iy = iy0 + py, ix = ix0 + px;
-          if (iy >= 0 && iy < height && ix >= 0 && ix < width)
-            acc[i] = fma(OPRIG_STORAGE_LOAD(x, ((n * height + iy) * width + ix) * channels + c0 + c), wv, acc[i]);
-        }
-      }
-    if (!active) continue;
-#pragma unroll
-    for (int i = 0; i < MAX_PIXELS; ++i) {
-      if (i >= count) break;
-      const int q = row + i * ROWS;
-      const int oy = oy0 + q / tile_w, ox = ox0 + q % tile_w;
-      if (oy < out_h && ox < out_w)
-        OPRIG_STORAGE_STORE(y, ((n * out_h + oy) * out_w + ox) * c_out + channel_out, acc[i]);
-    }
-  }
+  for (int r = 0; r < DW_ROWS; ++r)
+    if (oy0 + r < out_h) DW_STORE(y, ((n * out_h + oy0 + r) * out_w + ox) * c_out + o, acc[r]);
 }

@@ -1,7 +1,8 @@
 // DepthwiseConv2D on the opencl backend: host side of opencl.cl. prepare()
-// checks the shapes (depthwise_geometry.hpp), plans the tile
-// (device_tile.hpp) and takes the program for the data type from the
-// process-wide cache; execute() enqueues one NDRange without waiting.
+// checks the shapes (depthwise_geometry.hpp), plans the grid
+// (device_grid.hpp) and takes the program for the data type and the
+// channels per work-item from the process-wide cache; execute() enqueues one
+// NDRange without waiting.
 #include <CL/cl.h>
 
 #include <climits>
@@ -11,7 +12,7 @@
 #include "common/conv_operands.hpp"
 #include "common/kernel.hpp"
 #include "common/opencl_program.hpp"
-#include "depthwise_conv2d/device_tile.hpp"
+#include "depthwise_conv2d/device_grid.hpp"
 #include "depthwise_conv2d_opencl_cl.h"
 
 namespace oprig::opsuite {
@@ -24,16 +25,33 @@ struct DepthwiseOpenCL : KernelBase {
   cl_context context = nullptr;
   cl_device_id device = nullptr;
   cl_command_queue queue = nullptr;
-  cl_kernel f32 = nullptr, f16 = nullptr;  // made on first use
+  cl_kernel kernel = nullptr;  // of `options`, made when they change
+  std::string options;
   depthwise::Params params;
   depthwise::Geometry g;  // from the last successful prepare
-  depthwise::DeviceTile tile;
+  depthwise::DeviceGrid grid;
   bool prepared = false;
   ~DepthwiseOpenCL() {
-    for (cl_kernel k : {f32, f16})
-      if (k != nullptr) clReleaseKernel(k);
+    if (kernel != nullptr) clReleaseKernel(kernel);
   }
 };
+
+oprig_status make_kernel(DepthwiseOpenCL* k, const std::string& options) {
+  if (k->kernel != nullptr && options == k->options) return OPRIG_STATUS_OK;
+  if (k->kernel != nullptr) clReleaseKernel(k->kernel);
+  k->kernel = nullptr;
+  cl_program program = cached_program(k->context, k->device, depthwise_conv2d_opencl_source,
+                                      depthwise_conv2d_opencl_source_size, options, "DepthwiseConv2D");
+  if (program == nullptr) return OPRIG_STATUS_BACKEND_ERROR;
+  cl_int err = CL_SUCCESS;
+  k->kernel = clCreateKernel(program, "depthwise_nhwc", &err);
+  if (err != CL_SUCCESS) {
+    k->kernel = nullptr;
+    return OPRIG_STATUS_BACKEND_ERROR;
+  }
+  k->options = options;
+  return OPRIG_STATUS_OK;
+}
 
 oprig_status create(const oprig_backend_context* ctx, const oprig_param* params, size_t num_params,
                     oprig_kernel** out_kernel) {
@@ -65,23 +83,12 @@ oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
                         g.output_elements()})
     if (count > INT_MAX) return OPRIG_STATUS_UNSUPPORTED;  // the kernel indexes with int
   const bool half = g.dtype == OPRIG_DTYPE_FLOAT_16;
-  cl_kernel& kernel = half ? k->f16 : k->f32;
-  if (kernel == nullptr) {
-    const std::string options = "-cl-std=CL1.2 -D PATCH_FLOATS=" + std::to_string(depthwise::kPatchFloats) +
-                                (half ? " -D OPRIG_STORAGE_F16=1" : "");
-    cl_program program = cached_program(k->context, k->device, depthwise_conv2d_opencl_source,
-                                        depthwise_conv2d_opencl_source_size, options, "DepthwiseConv2D");
-    if (program == nullptr) return OPRIG_STATUS_BACKEND_ERROR;
-    cl_int err = CL_SUCCESS;
-    kernel = clCreateKernel(program, "depthwise_nhwc", &err);
-    if (err != CL_SUCCESS) {
-      kernel = nullptr;
-      return OPRIG_STATUS_BACKEND_ERROR;
-    }
-  }
-  if (max_work_group_size(kernel, k->device) < static_cast<size_t>(depthwise::kLanes * depthwise::kRows))
-    return OPRIG_STATUS_UNSUPPORTED;
-  k->tile = depthwise::plan_device_tile(g, k->params, 1);
+  const std::string options = "-cl-std=CL1.2 -D DW_VEC=" + std::to_string(depthwise::channels_per_item(g, false)) +
+                              (half ? " -D OPRIG_STORAGE_F16=1" : "");
+  const oprig_status made = make_kernel(k, options);
+  if (made != OPRIG_STATUS_OK) return made;
+  k->grid = depthwise::plan_device_grid(g, false, static_cast<int64_t>(max_work_group_size(k->kernel, k->device)));
+  if (k->grid.columns > INT_MAX) return OPRIG_STATUS_UNSUPPORTED;
   k->prepared = true;
   return OPRIG_STATUS_OK;
 }
@@ -99,18 +106,18 @@ oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   if (!bound_operands(inputs, num_inputs, outputs, g.has_bias, bound)) return OPRIG_STATUS_INVALID_ARGUMENT;
   const cl_mem x = static_cast<cl_mem>(bound[0].data), w = static_cast<cl_mem>(bound[1].data);
   const cl_mem bias = static_cast<cl_mem>(bound[2].data), y = static_cast<cl_mem>(bound[3].data);
-  cl_kernel kernel = g.dtype == OPRIG_DTYPE_FLOAT_16 ? k->f16 : k->f32;
+  cl_kernel kernel = k->kernel;
   auto i32 = [](int64_t v) { return static_cast<cl_int>(v); };
   const depthwise::Params& p = k->params;
-  const depthwise::DeviceTile& t = k->tile;
+  const depthwise::DeviceGrid& d = k->grid;
   if (!set_kernel_args(kernel, x, w, bias, y, i32(g.has_bias), i32(g.height), i32(g.width), i32(g.channels),
                        i32(g.multiplier()), i32(g.out_h), i32(g.out_w), i32(g.kh), i32(g.kw), i32(p.stride[0]),
                        i32(p.stride[1]), i32(p.dilation[0]), i32(p.dilation[1]), i32(p.pads[0]), i32(p.pads[2]),
-                       i32(t.tile_h), i32(t.tile_w), i32(t.tiles_x), i32(t.block), i32(t.patch_h), i32(t.patch_w),
-                       i32(t.staged)))
+                       i32(d.columns)))
     return OPRIG_STATUS_BACKEND_ERROR;
-  const size_t local[3] = {depthwise::kLanes, depthwise::kRows, 1};
-  const size_t global[3] = {static_cast<size_t>(t.blocks) * local[0], static_cast<size_t>(t.tiles) * local[1],
+  auto round_up = [](int64_t n, int64_t m) { return static_cast<size_t>((n + m - 1) / m * m); };
+  const size_t local[3] = {static_cast<size_t>(d.local_x), static_cast<size_t>(d.local_y), 1};
+  const size_t global[3] = {round_up(d.vectors, d.local_x), round_up(d.columns, d.local_y),
                             static_cast<size_t>(g.batch)};
   ClEnqueue enqueue(k->queue);
   const oprig_status st = enqueue.kernel(kernel, 3, global, local);

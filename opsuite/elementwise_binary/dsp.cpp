@@ -1,20 +1,21 @@
 // ElementwiseBinary on the dsp backend: INT_32 ADD, SUB (wrap-around), MUL
-// (the low 32 bits of the product), MAX and MIN, as HVX programs on the
-// simulator, 32 lanes per 128-byte vector. Broadcasting where one row covers
+// (the low 32 bits of the product), MAX and MIN, as HVX code on the
+// simulator through oprig_dsp.h, 32 lanes per 128-byte vector. Broadcasting where one row covers
 // the output (equal shapes, or one side repeating a single value, which is
 // loaded once and splatted); other broadcasts, DIV and POW (no vector divide
 // on HVX) and the quantised UINT_8 of the spec's DSP list are UNSUPPORTED.
-// A fused activation clamps with max_w / min_w against splatted bounds.
-// Cost: per output vector one load per non-repeating input, one ALU op (two
-// dependent MULTIPLY ops for MUL), one or two ALU ops for the activation and
-// one store, plus the program overhead (backends/dsp/cost_model.md).
+// A fused activation clamps with vmax / vmin against splatted bounds.
+// Cost: per output vector one load per non-repeating input, one vadd / vsub /
+// vmax / vmin (VA) or, for MUL, vmpyieo + vmpyie (VX + VX_DV), one or two VA
+// for the activation and one store, plus the program overhead
+// (backends/dsp/cost_model.md).
 #include <algorithm>
 #include <cstring>
 #include <new>
 
 #include "common/broadcast.hpp"
-#include "common/hvx_io.hpp"
 #include "common/kernel.hpp"
+#include "oprig/oprig_dsp.h"
 
 namespace oprig::opsuite {
 
@@ -25,6 +26,7 @@ namespace {
 enum Op { kAdd, kSub, kMul, kDiv, kMax, kMin, kPow };
 
 struct BinaryDsp : KernelBase {
+  const oprig_backend_context* ctx = nullptr;
   int op = kAdd;
   int act = 0;  // fused_activation: NONE, RELU, RELU1, RELU6
   bool prepared = false;
@@ -36,6 +38,7 @@ oprig_status create(const oprig_backend_context* ctx, const oprig_param* params,
                     oprig_kernel** out_kernel) {
   *out_kernel = nullptr;
   if (ctx == nullptr || ctx->kind != OPRIG_BACKEND_DSP) return OPRIG_STATUS_INVALID_ARGUMENT;
+  if (!oprig_dsp_available(ctx)) return OPRIG_STATUS_UNSUPPORTED;
   const std::optional<int> op =
       enum_param(params, num_params, "operation", {"ADD", "SUB", "MUL", "DIV", "MAX", "MIN", "POW"});
   if (!op || *op < 0) return OPRIG_STATUS_INVALID_ARGUMENT;
@@ -46,6 +49,7 @@ oprig_status create(const oprig_backend_context* ctx, const oprig_param* params,
   auto* k = new (std::nothrow) BinaryDsp;
   if (k == nullptr) return OPRIG_STATUS_OUT_OF_MEMORY;
   k->ops = &oprig_elementwise_binary__dsp;
+  k->ctx = ctx;
   k->op = *op;
   k->act = act.value_or(0);
   *out_kernel = to_handle(k);
@@ -75,48 +79,40 @@ oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   return OPRIG_STATUS_OK;
 }
 
-hvx::Vec apply(hvx::Core& core, int op, const hvx::Vec& a, const hvx::Vec& b) {
+HVX_Vector apply(int op, HVX_Vector a, HVX_Vector b) {
   switch (op) {
-    case kAdd: return core.add_w(a, b);
-    case kSub: return core.sub_w(a, b);
-    case kMul: return core.mpyi_w(a, b);
-    case kMax: return core.max_w(a, b);
-    default: return core.min_w(a, b);
+    case kAdd: return Q6_Vw_vadd_VwVw(a, b);
+    case kSub: return Q6_Vw_vsub_VwVw(a, b);
+    case kMul: return oprig_dsp_mul_lo_w(a, b);
+    case kMax: return Q6_Vw_vmax_VwVw(a, b);
+    default: return Q6_Vw_vmin_VwVw(a, b);
   }
 }
 
 // An input as the program sees it: streamed vector by vector, or one value
 // splatted once (a scalar load into a register, then vsplat).
-hvx::Vec operand(hvx::Core& core, const uint8_t* base, bool repeats, size_t offset, size_t bytes,
-                 const hvx::Vec* splat) {
-  return repeats ? *splat : hvx_io::load(core, base, offset, bytes);
+HVX_Vector operand(const uint8_t* base, bool repeats, size_t offset, size_t bytes, HVX_Vector splat) {
+  return repeats ? splat : oprig_dsp_load_bytes(base + offset, bytes - offset);
 }
 
-void run_program(hvx::Core& core, const BinaryDsp& k, const uint8_t* a, const uint8_t* b, uint8_t* y) {
+HVX_Vector splat_first_word(const uint8_t* base) {
+  int32_t value = 0;
+  std::memcpy(&value, base, sizeof value);
+  return Q6_V_vsplat_R(value);
+}
+
+void run_program(const BinaryDsp& k, const uint8_t* a, const uint8_t* b, uint8_t* y) {
   const size_t bytes = k.count * sizeof(int32_t);
-  core.map_readable(a, k.a_repeats ? sizeof(int32_t) : bytes);
-  core.map_readable(b, k.b_repeats ? sizeof(int32_t) : bytes);
-  core.map_writable(y, bytes);
-  int32_t scalar = 0;
-  hvx::Vec splat_a, splat_b;
-  if (k.a_repeats) {
-    std::memcpy(&scalar, a, sizeof scalar);
-    splat_a = core.splat_w(scalar);
-  }
-  if (k.b_repeats) {
-    std::memcpy(&scalar, b, sizeof scalar);
-    splat_b = core.splat_w(scalar);
-  }
-  hvx::Vec lo, hi;
-  if (k.act != 0) lo = core.splat_w(k.act == 2 ? -1 : 0);
-  if (k.act >= 2) hi = core.splat_w(k.act == 2 ? 1 : 6);
-  for (size_t offset = 0; offset < bytes; offset += hvx::kVectorBytes) {
-    const hvx::Vec va = operand(core, a, k.a_repeats, offset, bytes, &splat_a);
-    const hvx::Vec vb = operand(core, b, k.b_repeats, offset, bytes, &splat_b);
-    hvx::Vec r = apply(core, k.op, va, vb);
-    if (k.act != 0) r = core.max_w(r, lo);
-    if (k.act >= 2) r = core.min_w(r, hi);
-    hvx_io::store(core, y, offset, bytes, r);
+  // Only the vectors the program uses are made (each is an instruction).
+  const HVX_Vector splat_a = k.a_repeats ? splat_first_word(a) : HVX_Vector{};
+  const HVX_Vector splat_b = k.b_repeats ? splat_first_word(b) : HVX_Vector{};
+  const HVX_Vector lo = k.act != 0 ? Q6_V_vsplat_R(k.act == 2 ? -1 : 0) : HVX_Vector{};
+  const HVX_Vector hi = k.act >= 2 ? Q6_V_vsplat_R(k.act == 2 ? 1 : 6) : HVX_Vector{};
+  for (size_t offset = 0; offset < bytes; offset += OPRIG_DSP_VECTOR_BYTES) {
+    HVX_Vector r = apply(k.op, operand(a, k.a_repeats, offset, bytes, splat_a), operand(b, k.b_repeats, offset, bytes, splat_b));
+    if (k.act != 0) r = Q6_Vw_vmax_VwVw(r, lo);
+    if (k.act >= 2) r = Q6_Vw_vmin_VwVw(r, hi);
+    oprig_dsp_store_bytes(y + offset, bytes - offset, r);
   }
 }
 
@@ -130,15 +126,10 @@ oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   if (k->count == 0) return OPRIG_STATUS_OK;
   if (inputs[0].data == nullptr || inputs[1].data == nullptr || outputs[0].data == nullptr)
     return OPRIG_STATUS_INVALID_ARGUMENT;
-  try {
-    hvx::Core core;  // one per execute: no state shared between instances
-    run_program(core, *k, static_cast<const uint8_t*>(inputs[0].data), static_cast<const uint8_t*>(inputs[1].data),
-                static_cast<uint8_t*>(outputs[0].data));
-    info->dsp_cycles = core.cycles();
-    return OPRIG_STATUS_OK;
-  } catch (const hvx::Fault&) {
-    return OPRIG_STATUS_BACKEND_ERROR;
-  }
+  if (const oprig_status s = oprig_dsp_begin(k->ctx); s != OPRIG_STATUS_OK) return s;
+  run_program(*k, static_cast<const uint8_t*>(inputs[0].data), static_cast<const uint8_t*>(inputs[1].data),
+              static_cast<uint8_t*>(outputs[0].data));
+  return oprig_dsp_end(info);
 }
 
 void destroy(oprig_kernel* handle) { delete from_handle<BinaryDsp>(handle); }

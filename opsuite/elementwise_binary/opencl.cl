@@ -1,7 +1,21 @@
-// ElementwiseBinary for the opencl backend: one work-item per output element,
-// NumPy broadcasting through the merged iteration space of
-// common/broadcast.hpp (dims and element strides per input, 0 where an input
-// repeats), the operation chosen per launch (uniform across work-items).
+// ElementwiseBinary for the opencl backend, two forms of NumPy broadcasting
+// through the merged iteration space of common/broadcast.hpp (dims and
+// element strides per input, 0 where an input repeats), the operation chosen
+// per launch (uniform across work-items):
+//   - binary_*_flat, where the plan merged into one dimension (equal shapes,
+//     or one operand a single element: the y = x + c of a bias or a scale):
+//     each operand steps 1 or 0 per element, so a grid-stride loop of 4
+//     elements a step (common/grid_stride.hpp) reads and writes whole
+//     vectors through vector pointers, adjacent work-items on adjacent
+//     vectors, one coalesced pass; the last n % 4 elements after the loop;
+//   - binary_*, any other broadcast: one work-item per output element, its
+//     offsets from the merged dims (a division per dimension, in 64 bits).
+// The flat form exists for speed: the per-element offsets took 1.14 ms for
+// 16M fp32 plus a constant on an H100 (64-bit division is a long sequence
+// of instructions there), 7 times the vulkan kernel's time in the same run. Both
+// forms compute every element with the same functions, so the same bits.
+// Vector pointers are aligned: a tensor is a whole cl_mem (offset 0), and
+// buffers start at CL_DEVICE_MEM_BASE_ADDR_ALIGN.
 //
 // FLOAT_32: ADD, SUB, MUL are IEEE-correctly rounded in OpenCL C; DIV is when
 // the program is built with -cl-fp32-correctly-rounded-divide-sqrt (the host
@@ -136,4 +150,52 @@ kernel void binary_i32(global const int* a, global const int* b, global int* y, 
   ulong ao, bo;
   offsets(i, merged, dims, a_strides, b_strides, &ao, &bo);
   y[i] = activate_i32(act, apply_i32(op, a[ao], b[bo]));
+}
+
+// The flat form. a_step, b_step: 1 where the operand has n elements, 0 where
+// it is one element repeated.
+#define OPRIG_FLAT_ARGS const int op, const ulong n, const int a_step, const int b_step, const int act
+
+inline float4 apply4_f32(const int op, const int act, const float4 a, const float4 b) {
+  return (float4)(activate_f32(act, apply_f32(op, a.s0, b.s0)), activate_f32(act, apply_f32(op, a.s1, b.s1)),
+                  activate_f32(act, apply_f32(op, a.s2, b.s2)), activate_f32(act, apply_f32(op, a.s3, b.s3)));
+}
+
+inline int4 apply4_i32(const int op, const int act, const int4 a, const int4 b) {
+  return (int4)(activate_i32(act, apply_i32(op, a.s0, b.s0)), activate_i32(act, apply_i32(op, a.s1, b.s1)),
+                activate_i32(act, apply_i32(op, a.s2, b.s2)), activate_i32(act, apply_i32(op, a.s3, b.s3)));
+}
+
+kernel void binary_f32_flat(global const float* a, global const float* b, global float* y, OPRIG_FLAT_ARGS) {
+  global const float4* a4 = (global const float4*)a;
+  global const float4* b4 = (global const float4*)b;
+  global float4* y4 = (global float4*)y;
+  const float4 a_repeated = (float4)a[0], b_repeated = (float4)b[0];
+  const ulong vectors = n / 4, stride = get_global_size(0);
+  for (ulong v = get_global_id(0); v < vectors; v += stride)
+    y4[v] = apply4_f32(op, act, a_step ? a4[v] : a_repeated, b_step ? b4[v] : b_repeated);
+  for (ulong i = vectors * 4 + get_global_id(0); i < n; i += stride)
+    y[i] = activate_f32(act, apply_f32(op, a[a_step ? i : 0], b[b_step ? i : 0]));
+}
+
+kernel void binary_f16_flat(global const half* a, global const half* b, global half* y, OPRIG_FLAT_ARGS) {
+  const float4 a_repeated = (float4)vload_half(0, a), b_repeated = (float4)vload_half(0, b);
+  const ulong vectors = n / 4, stride = get_global_size(0);
+  for (ulong v = get_global_id(0); v < vectors; v += stride)
+    vstore_half4_rte(apply4_f32(op, act, a_step ? vload_half4(v, a) : a_repeated, b_step ? vload_half4(v, b) : b_repeated),
+                     v, y);
+  for (ulong i = vectors * 4 + get_global_id(0); i < n; i += stride)
+    vstore_half_rte(activate_f32(act, apply_f32(op, vload_half(a_step ? i : 0, a), vload_half(b_step ? i : 0, b))), i, y);
+}
+
+kernel void binary_i32_flat(global const int* a, global const int* b, global int* y, OPRIG_FLAT_ARGS) {
+  global const int4* a4 = (global const int4*)a;
+  global const int4* b4 = (global const int4*)b;
+  global int4* y4 = (global int4*)y;
+  const int4 a_repeated = (int4)a[0], b_repeated = (int4)b[0];
+  const ulong vectors = n / 4, stride = get_global_size(0);
+  for (ulong v = get_global_id(0); v < vectors; v += stride)
+    y4[v] = apply4_i32(op, act, a_step ? a4[v] : a_repeated, b_step ? b4[v] : b_repeated);
+  for (ulong i = vectors * 4 + get_global_id(0); i < n; i += stride)
+    y[i] = activate_i32(act, apply_i32(op, a[a_step ? i : 0], b[b_step ? i : 0]));
 }

@@ -1,9 +1,11 @@
 // ElementwiseBinary on the opencl backend: host side of opencl.cl. create()
 // takes the shared program for the host's context and makes this instance's
-// three kernels; prepare() plans the broadcast (common/broadcast.hpp) and
-// refuses what the device cannot compute exactly enough (FLOAT DIV without
-// correctly rounded division, POW without fp64); execute() sets the
-// arguments and enqueues one NDRange without waiting.
+// kernels (per dtype, a flat and a general form: opencl.cl); prepare() plans
+// the broadcast (common/broadcast.hpp) and refuses what the device cannot
+// compute exactly enough (FLOAT DIV without correctly rounded division, POW
+// without fp64); execute() sets the arguments and enqueues one NDRange
+// without waiting: the flat form's grid-stride range (common/opencl_grid.hpp)
+// where the plan merged into one dimension, else one work-item per element.
 #include <CL/cl.h>
 
 #include <algorithm>
@@ -13,6 +15,7 @@
 
 #include "common/broadcast.hpp"
 #include "common/kernel.hpp"
+#include "common/opencl_grid.hpp"
 #include "common/opencl_program.hpp"
 #include "elementwise_binary_opencl_cl.h"
 
@@ -26,7 +29,9 @@ enum Op { kAdd, kSub, kMul, kDiv, kMax, kMin, kPow, kFloorDiv };  // kFloorDiv: 
 
 struct BinaryOpenCL : KernelBase {
   cl_command_queue queue = nullptr;
+  cl_device_id device = nullptr;
   cl_kernel f32 = nullptr, f16 = nullptr, i32 = nullptr;
+  cl_kernel f32_flat = nullptr, f16_flat = nullptr, i32_flat = nullptr;
   int op = kAdd;
   int act = 0;  // fused_activation: NONE, RELU, RELU1, RELU6
   bool fp64 = false;
@@ -34,7 +39,7 @@ struct BinaryOpenCL : KernelBase {
   uint32_t dtype = OPRIG_DTYPE_INVALID;  // from the last prepare
   BroadcastPlan plan;
   ~BinaryOpenCL() {
-    for (cl_kernel k : {f32, f16, i32})
+    for (cl_kernel k : {f32, f16, i32, f32_flat, f16_flat, i32_flat})
       if (k != nullptr) clReleaseKernel(k);
   }
 };
@@ -65,15 +70,25 @@ oprig_status create(const oprig_backend_context* ctx, const oprig_param* params,
   if (k == nullptr) return OPRIG_STATUS_OUT_OF_MEMORY;
   k->ops = &oprig_elementwise_binary__opencl;
   k->queue = static_cast<cl_command_queue>(ctx->cl_queue);
+  k->device = device;
   k->op = *op == kDiv && division.value_or(0) == 1 ? kFloorDiv : *op;
   k->act = act.value_or(0);
   k->fp64 = fp64;
   k->exact_divide = exact_divide;
-  cl_int e1 = CL_SUCCESS, e2 = CL_SUCCESS, e3 = CL_SUCCESS;
-  k->f32 = clCreateKernel(program, "binary_f32", &e1);
-  k->f16 = clCreateKernel(program, "binary_f16", &e2);
-  k->i32 = clCreateKernel(program, "binary_i32", &e3);
-  if (e1 != CL_SUCCESS || e2 != CL_SUCCESS || e3 != CL_SUCCESS) {
+  bool made = true;
+  const auto make = [&](const char* name) {
+    cl_int err = CL_SUCCESS;
+    cl_kernel kernel = clCreateKernel(program, name, &err);
+    made = made && err == CL_SUCCESS;
+    return err == CL_SUCCESS ? kernel : nullptr;
+  };
+  k->f32 = make("binary_f32");
+  k->f16 = make("binary_f16");
+  k->i32 = make("binary_i32");
+  k->f32_flat = make("binary_f32_flat");
+  k->f16_flat = make("binary_f16_flat");
+  k->i32_flat = make("binary_i32_flat");
+  if (!made) {
     delete k;
     return OPRIG_STATUS_BACKEND_ERROR;
   }
@@ -113,33 +128,49 @@ oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   if (k->plan.count == 0) return OPRIG_STATUS_OK;
   if (inputs[0].data == nullptr || inputs[1].data == nullptr || outputs[0].data == nullptr)
     return OPRIG_STATUS_INVALID_ARGUMENT;
-  cl_kernel kernel = k->dtype == OPRIG_DTYPE_FLOAT_32 ? k->f32 : k->dtype == OPRIG_DTYPE_FLOAT_16 ? k->f16 : k->i32;
+  const bool flat = k->plan.merged <= 1;
+  cl_kernel kernel = k->dtype == OPRIG_DTYPE_FLOAT_32 ? (flat ? k->f32_flat : k->f32)
+                     : k->dtype == OPRIG_DTYPE_FLOAT_16 ? (flat ? k->f16_flat : k->f16)
+                                                        : (flat ? k->i32_flat : k->i32);
   const cl_mem a = static_cast<cl_mem>(inputs[0].data);
   const cl_mem b = static_cast<cl_mem>(inputs[1].data);
   const cl_mem y = static_cast<cl_mem>(outputs[0].data);
   const cl_int op = k->op, act = k->act;
   const cl_ulong n = k->plan.count;
-  const cl_int merged = static_cast<cl_int>(k->plan.merged);
-  cl_long8 dims{}, a_strides{}, b_strides{};
-  for (uint32_t d = 0; d < k->plan.merged; ++d) {
-    dims.s[d] = k->plan.dims[d];
-    a_strides.s[d] = k->plan.a_strides[d];
-    b_strides.s[d] = k->plan.b_strides[d];
-  }
   cl_int err = clSetKernelArg(kernel, 0, sizeof a, &a);
   err |= clSetKernelArg(kernel, 1, sizeof b, &b);
   err |= clSetKernelArg(kernel, 2, sizeof y, &y);
   err |= clSetKernelArg(kernel, 3, sizeof op, &op);
   err |= clSetKernelArg(kernel, 4, sizeof n, &n);
-  err |= clSetKernelArg(kernel, 5, sizeof merged, &merged);
-  err |= clSetKernelArg(kernel, 6, sizeof dims, &dims);
-  err |= clSetKernelArg(kernel, 7, sizeof a_strides, &a_strides);
-  err |= clSetKernelArg(kernel, 8, sizeof b_strides, &b_strides);
-  err |= clSetKernelArg(kernel, 9, sizeof act, &act);
+  size_t global = k->plan.count;
+  size_t local_size = 0;
+  const size_t* local = nullptr;  // the general form: the runtime's choice
+  if (flat) {
+    const cl_int a_step = static_cast<cl_int>(k->plan.a_step()), b_step = static_cast<cl_int>(k->plan.b_step());
+    err |= clSetKernelArg(kernel, 5, sizeof a_step, &a_step);
+    err |= clSetKernelArg(kernel, 6, sizeof b_step, &b_step);
+    err |= clSetKernelArg(kernel, 7, sizeof act, &act);
+    const ClGrid grid = grid_stride_range(k->plan.count / 4, kernel, k->device);
+    global = grid.global;
+    local_size = grid.local;
+    local = &local_size;
+  } else {
+    const cl_int merged = static_cast<cl_int>(k->plan.merged);
+    cl_long8 dims{}, a_strides{}, b_strides{};
+    for (uint32_t d = 0; d < k->plan.merged; ++d) {
+      dims.s[d] = k->plan.dims[d];
+      a_strides.s[d] = k->plan.a_strides[d];
+      b_strides.s[d] = k->plan.b_strides[d];
+    }
+    err |= clSetKernelArg(kernel, 5, sizeof merged, &merged);
+    err |= clSetKernelArg(kernel, 6, sizeof dims, &dims);
+    err |= clSetKernelArg(kernel, 7, sizeof a_strides, &a_strides);
+    err |= clSetKernelArg(kernel, 8, sizeof b_strides, &b_strides);
+    err |= clSetKernelArg(kernel, 9, sizeof act, &act);
+  }
   if (err != CL_SUCCESS) return OPRIG_STATUS_BACKEND_ERROR;
-  const size_t global = k->plan.count;
   cl_event event = nullptr;
-  err = clEnqueueNDRangeKernel(k->queue, kernel, 1, nullptr, &global, nullptr, 0, nullptr, &event);
+  err = clEnqueueNDRangeKernel(k->queue, kernel, 1, nullptr, &global, local, 0, nullptr, &event);
   if (err == CL_OUT_OF_HOST_MEMORY) return OPRIG_STATUS_OUT_OF_MEMORY;
   if (err != CL_SUCCESS) return OPRIG_STATUS_BACKEND_ERROR;
   clRetainEvent(event);  // one reference per pointer handed to the host

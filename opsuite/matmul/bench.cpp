@@ -36,8 +36,12 @@
 #include "cpu/cpu_backend.hpp"
 #include "cpu/cpu_isa.hpp"
 #include "device_kernel_bench.hpp"
+#include "kept_until_exit.hpp"
 #include "registry.hpp"
 #include "runner/kernel_session.hpp"
+#if OPRIG_BENCH_CLBLAST
+#include "common/clblast_at_exit.hpp"
+#endif
 
 extern "C" void openblas_set_num_threads(int num_threads);
 
@@ -196,7 +200,8 @@ double clblast_sgemm_seconds(const ClBlastOperands& o, int64_t n, CLBlastStatusC
 }
 
 ClBlastOperands& clblast_operands(int64_t n) {
-  static std::map<int64_t, ClBlastOperands> by_size;
+  // Never destroyed, the backend with them (kept_until_exit.hpp: at exit the driver may already be gone).
+  static auto& by_size = oprig::kept_until_exit<std::map<int64_t, ClBlastOperands>>();
   auto [it, fresh] = by_size.try_emplace(n);
   ClBlastOperands& o = it->second;
   if (!fresh) return o;
@@ -217,6 +222,7 @@ ClBlastOperands& clblast_operands(int64_t n) {
   }
   CLBlastStatusCode status = CLBlastSuccess;
   clblast_sgemm_seconds(o, n, &status);  // the warm-up: CLBlast compiles its kernels on the first call
+  oprig::opsuite::clear_clblast_cache_at_exit();
   if (status != CLBlastSuccess) o.error = "CLBlastSgemm failed with status " + std::to_string(status);
   return o;
 }

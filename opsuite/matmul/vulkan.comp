@@ -32,8 +32,13 @@ layout(push_constant) uniform Params {
 
 #include "fp16_bits.glsl"
 
-float oprig_gemm_a(uint i) { return kHalf ? OPRIG_LOAD_F16(a_words, i) : uintBitsToFloat(a_words[i]); }
-float oprig_gemm_b(uint i) { return kHalf ? OPRIG_LOAD_F16(b_words, i) : uintBitsToFloat(b_words[i]); }
+// gemm.glsl's loaders: the word holding element i, which half of it.
+uint oprig_gemm_a(uint i) { return a_words[kHalf ? i >> 1 : i]; }
+uint oprig_gemm_b(uint i) { return b_words[kHalf ? i >> 1 : i]; }
+bool oprig_gemm_high(uint i) { return kHalf && (i & 1u) != 0u; }
+float oprig_gemm_widen(uint word, bool high) {
+  return kHalf ? half_to_float(high ? word >> 16 : word & 0xffffu) : uintBitsToFloat(word);
+}
 
 #include "gemm.glsl"
 
@@ -44,28 +49,29 @@ void store_half_alone(uint e, uint h) {
   atomicOr(y_words[e >> 1], h << shift);
 }
 
+// Loops without `continue`, so that spirv-opt unrolls them (gemm.glsl).
 void store(uint base, uint m0, uint n0) {
-  [[unroll]] for (uint i = 0u; i < kGemmMwi; ++i) {
+  [[unroll]] for (uint i = 0u; i < kGemmMaxWi; ++i) {
     uint row = m0 + oprig_gemm_row(i);
-    if (row >= p.m) continue;
-    [[unroll]] for (uint j = 0u; j < kGemmNwi; ++j) {
+    [[unroll]] for (uint j = 0u; j < kGemmMaxWi; ++j) {
       uint col = n0 + oprig_gemm_col(j);
-      if (col >= p.n) continue;
       uint e = base + row * p.n + col;
-      float v = oprig_gemm_acc[i * kGemmNwi + j];
-      if (!kHalf) {
-        y_words[e] = floatBitsToUint(v);
-        continue;
-      }
-      // Columns j and j + 1 are adjacent when they are in one chunk of VWN.
-      bool pair_next = j + 1u < kGemmNwi && (j + 1u) % kGemmVwn != 0u && col + 1u < p.n;
-      bool pair_prev = j % kGemmVwn != 0u;  // col - 1 is this invocation's (col > n0 >= 0)
-      if ((e & 1u) == 0u && pair_next) {
-        y_words[e >> 1] = float_to_half(v) | (float_to_half(oprig_gemm_acc[i * kGemmNwi + j + 1u]) << 16);
-      } else if ((e & 1u) == 1u && pair_prev) {
-        // Written whole with its low half, at column j - 1.
-      } else {
-        store_half_alone(e, float_to_half(v));
+      float v = oprig_gemm_acc[i * kGemmMaxWi + j];
+      if (i < kGemmMwi && j < kGemmNwi && row < p.m && col < p.n) {
+        if (!kHalf) {
+          y_words[e] = floatBitsToUint(v);
+        } else {
+          // Columns j and j + 1 are adjacent when they are in one chunk of VWN.
+          bool pair_next = j + 1u < kGemmNwi && (j + 1u) % kGemmVwn != 0u && col + 1u < p.n;
+          bool pair_prev = j % kGemmVwn != 0u;  // col - 1 is this invocation's (col > n0 >= 0)
+          if ((e & 1u) == 0u && pair_next) {
+            float next = oprig_gemm_acc[min(i * kGemmMaxWi + j + 1u, kGemmMaxWi * kGemmMaxWi - 1u)];
+            y_words[e >> 1] = float_to_half(v) | (float_to_half(next) << 16);
+          } else if ((e & 1u) == 0u || !pair_prev) {
+            store_half_alone(e, float_to_half(v));
+          }
+          // Else: written whole with its low half, at column j - 1.
+        }
       }
     }
   }

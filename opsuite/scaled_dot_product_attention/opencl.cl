@@ -23,7 +23,9 @@
 // chunks of V, then the next tile's): each work-item loads its share of the
 // next chunk from global memory into registers before the arithmetic on the
 // current one, so the loads are in flight meanwhile, and stores them to
-// local memory after.
+// local memory after. The share waits as the bits loaded (FLOAT_16: the
+// half's 16 bits) and is widened on its way to local memory: a conversion
+// right after the load would wait for it before the arithmetic.
 // At the end the partial sums meet in red: out = O / l. Causal tiles stop
 // at the last key their last query may see, and the work-groups with the
 // most keys start first. A query whose every logit is -Inf keeps m = -Inf
@@ -60,6 +62,14 @@ inline float sdpa_load(global const float* base, const int half_io, const ulong 
   return half_io ? vload_half(i, (global const half*)base) : base[i];
 }
 
+// Element i as stored: fp32 bits, or the half's bits; and its value.
+inline uint sdpa_bits(global const float* base, const int half_io, const ulong i) {
+  return half_io ? (uint)((global const ushort*)base)[i] : as_uint(base[i]);
+}
+inline float sdpa_widen(const int half_io, const uint bits) {
+  return half_io ? oprig_half_bits_to_float(bits) : as_float(bits);  // common/opencl/fp16_bits.cl
+}
+
 typedef struct {
   global const float *query, *key, *value;
   int half_io, sq, sk, depth, value_depth;
@@ -67,45 +77,45 @@ typedef struct {
   ulong q_base, k_base, v_base;
 } Tensors;
 
-// This work-item's share of a chunk, from global memory into `share`; zeros
-// outside the tensors (0 * a garbage value could be NaN). Q and K: depth
-// d0..d0+KC-1 of the tile's queries and of keys j0..j0+BK-1.
-inline void fetch_qk(const Tensors* t, const int j0, const int d0, const int tid, float* share) {
+// This work-item's share of a chunk, from global memory into `share` as
+// stored; zeros outside the tensors (0 * a garbage value could be NaN). Q
+// and K: depth d0..d0+KC-1 of the tile's queries and of keys j0..j0+BK-1.
+inline void fetch_qk(const Tensors* t, const int j0, const int d0, const int tid, uint* share) {
   for (int u = 0; u < Q_SHARE; ++u) {
     const int n = tid + u * SDPA_THREADS, i = t->q0 + n / KC, d = d0 + n % KC;
-    share[u] = i < t->sq && d < t->depth ? sdpa_load(t->query, t->half_io, t->q_base + (ulong)i * t->depth + d) : 0.0f;
+    share[u] = i < t->sq && d < t->depth ? sdpa_bits(t->query, t->half_io, t->q_base + (ulong)i * t->depth + d) : 0u;
   }
   for (int u = 0; u < K_SHARE; ++u) {
     const int n = tid + u * SDPA_THREADS, j = j0 + n / KC, d = d0 + n % KC;
     share[Q_SHARE + u] =
-        j < t->sk && d < t->depth ? sdpa_load(t->key, t->half_io, t->k_base + (ulong)j * t->depth + d) : 0.0f;
+        j < t->sk && d < t->depth ? sdpa_bits(t->key, t->half_io, t->k_base + (ulong)j * t->depth + d) : 0u;
   }
 }
 
 // V: keys j..j+VC-1, the work-group's features.
-inline void fetch_v(const Tensors* t, const int j, const int tid, float* share) {
+inline void fetch_v(const Tensors* t, const int j, const int tid, uint* share) {
   for (int u = 0; u < V_SHARE; ++u) {
     const int n = tid + u * SDPA_THREADS, jj = j + n / BE, e = t->e0 + n % BE;
     share[u] = jj < t->sk && e < t->value_depth
-                   ? sdpa_load(t->value, t->half_io, t->v_base + (ulong)jj * t->value_depth + e)
-                   : 0.0f;
+                   ? sdpa_bits(t->value, t->half_io, t->v_base + (ulong)jj * t->value_depth + e)
+                   : 0u;
   }
 }
 
-// The shares to local memory: Q and K transposed (depth-major), V as it is.
-inline void store_qk(const int tid, const float* share, local float* qv, local float* ks) {
+// The shares, widened, to local memory: Q and K transposed (depth-major), V as it is.
+inline void store_qk(const int half_io, const int tid, const uint* share, local float* qv, local float* ks) {
   for (int u = 0; u < Q_SHARE; ++u) {
     const int n = tid + u * SDPA_THREADS;
-    qv[(n % KC) * QS * 4 + n / KC] = share[u];
+    qv[(n % KC) * QS * 4 + n / KC] = sdpa_widen(half_io, share[u]);
   }
   for (int u = 0; u < K_SHARE; ++u) {
     const int n = tid + u * SDPA_THREADS;
-    ks[(n % KC) * KS * 4 + n / KC] = share[Q_SHARE + u];
+    ks[(n % KC) * KS * 4 + n / KC] = sdpa_widen(half_io, share[Q_SHARE + u]);
   }
 }
 
-inline void store_v(const int tid, const float* share, local float* qv) {
-  for (int u = 0; u < V_SHARE; ++u) qv[tid + u * SDPA_THREADS] = share[u];
+inline void store_v(const int half_io, const int tid, const uint* share, local float* qv) {
+  for (int u = 0; u < V_SHARE; ++u) qv[tid + u * SDPA_THREADS] = sdpa_widen(half_io, share[u]);
 }
 
 kernel __attribute__((reqd_work_group_size(SDPA_TX, SDPA_TY, 1))) void sdpa_flash(
@@ -153,13 +163,13 @@ kernel __attribute__((reqd_work_group_size(SDPA_TX, SDPA_TY, 1))) void sdpa_flas
   const int q_last = min(sq, q0 + BQ) - 1;
   const int key_end = causal ? min(sk, q_last + 1) : sk;
 
-  float share[SHARE];
+  uint share[SHARE];
   if (key_end > 0) fetch_qk(&t, 0, 0, tid, share);
   for (int j0 = 0; j0 < key_end; j0 += BK) {
     for (int r = 0; r < 4; ++r) s[r] = (float4)(0.0f);
     for (int d0 = 0; d0 < depth; d0 += KC) {
       barrier(CLK_LOCAL_MEM_FENCE);  // the previous chunk's readers are done
-      store_qk(tid, share, (local float*)qv, (local float*)ks);
+      store_qk(half_io, tid, share, (local float*)qv, (local float*)ks);
       barrier(CLK_LOCAL_MEM_FENCE);
       if (d0 + KC < depth) fetch_qk(&t, j0, d0 + KC, tid, share);
       else fetch_v(&t, j0, tid, share);
@@ -217,7 +227,7 @@ kernel __attribute__((reqd_work_group_size(SDPA_TX, SDPA_TY, 1))) void sdpa_flas
     const int keys = min(BK, key_end - j0);
     for (int jc = 0; jc < keys; jc += VC) {
       barrier(CLK_LOCAL_MEM_FENCE);  // the previous chunk's readers are done
-      store_v(tid, share, (local float*)qv);
+      store_v(half_io, tid, share, (local float*)qv);
       barrier(CLK_LOCAL_MEM_FENCE);
       if (jc + VC < keys) fetch_v(&t, j0 + jc + VC, tid, share);
       else if (j0 + BK < key_end) fetch_qk(&t, j0 + BK, 0, tid, share);

@@ -11,6 +11,8 @@
 
 #include "reports/atomic_file.hpp"
 #include "reports/coverage.hpp"
+#include "reports/html/badges.hpp"
+#include "reports/html/farm_sections.hpp"
 #include "reports/html/style_css.h"
 #include "reports/html/svg_chart.hpp"
 #include "reports/summary.hpp"
@@ -27,17 +29,6 @@ constexpr size_t kOpenDetails = 20;
 
 std::string_view embedded_css() {
   return {reinterpret_cast<const char*>(oprig_report_style_css), oprig_report_style_css_size};
-}
-
-std::string verdict_class(Verdict v) {
-  std::string name(verdict_name(v));
-  std::transform(name.begin(), name.end(), name.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return "v-" + name;
-}
-
-std::string badge(Verdict v) {
-  return "<span class=\"badge " + verdict_class(v) + "\">" + std::string(verdict_name(v)) + "</span>";
 }
 
 std::string text_or_dash(const std::string& s) { return s.empty() ? "&mdash;" : html_escape(s); }
@@ -275,8 +266,8 @@ std::string repro_block(const CaseResult& c) {
 
 std::string case_card(const CaseResult& c, bool open) {
   std::string out = "<details class=\"case " + verdict_class(c.verdict) + "\"" + (open ? " open" : "") +
-                    "><summary>" + badge(c.verdict) + " <code>" + html_escape(c.id) +
-                    "</code></summary>\n";
+                    "><summary>" + badge(c.verdict) + outcome_badge(c) + " <code>" + html_escape(c.id) +
+                    "</code>" + device_note(c) + "</summary>\n";
   out += "<div class=\"muted\">" + html_escape(c.op) + " &middot; " + html_escape(c.backend) + " &middot; " +
          html_escape(c.dtype) + " &middot; " + html_escape(format_shape(c.shape)) + " &middot; fill " +
          text_or_dash(c.fill) + " &middot; seed " + std::to_string(c.seed);
@@ -527,6 +518,7 @@ std::string render_html(const RunResults& results, const PerfBaseline* baseline)
   std::string page = head_section(results);
   page += banner(results);
   page += environment_section(results);
+  page += farm_sections(results);  // device matrix, expected results and flakes, merged inputs
   page += summary_matrix_section(results);
   page += legend_section();
   page += non_passing_section(results);

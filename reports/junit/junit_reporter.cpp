@@ -9,6 +9,7 @@
 #include <pugixml.hpp>
 
 #include "reports/atomic_file.hpp"
+#include "reports/outcome.hpp"
 #include "reports/text.hpp"
 
 namespace oprig::reports {
@@ -80,13 +81,17 @@ std::string case_details(const CaseResult& c) {
   }
   if (c.perf) {
     const PerfStats& p = *c.perf;
+    // The dsp's device time is its cost model's: simulated, never a measured time.
+    const bool simulated = c.backend == "dsp" && p.device_timer;
     out << "perf: median " << format_duration_ns(p.compute_ns_median) << " ("
-        << (p.device_timer ? "device" : "host") << " timer), " << format_number(p.gelem_per_s, 4)
-        << " Gelem/s, " << format_number(p.gbytes_per_s, 4) << " GB/s";
+        << (simulated ? "simulated: dsp cost model" : p.device_timer ? "device timer" : "host timer") << "), "
+        << format_number(p.gelem_per_s, 4) << " Gelem/s, " << format_number(p.gbytes_per_s, 4) << " GB/s";
     if (p.sim_cycles) out << ", " << p.sim_cycles << " simulated cycles";
     out << "\n";
   }
   if (!c.kept_dir.empty()) out << "outputs kept in: " << c.kept_dir << "\n";
+  if (const std::string outcome = outcome_text(c); !outcome.empty())
+    out << "outcome: " << outcome << (c.outcome.expected_from.empty() ? "" : " (" + c.outcome.expected_from + ")") << "\n";
   if (!c.repro.empty()) out << "repro: " << c.repro << "\n";
   return out.str();
 }
@@ -98,7 +103,8 @@ std::string render_junit_xml(const RunResults& results) {
   std::vector<std::pair<std::string, std::string>> suite_order;
   std::map<std::pair<std::string, std::string>, std::vector<const CaseResult*>> suites;
   for (const CaseResult& c : results.cases) {
-    auto key = std::make_pair(c.op, c.backend);
+    // A device matrix's cases carry their device: one suite per op x backend x device.
+    auto key = std::make_pair(c.op, c.outcome.device.empty() ? c.backend : c.backend + "@" + c.outcome.device);
     auto& members = suites[key];
     if (members.empty()) suite_order.push_back(key);
     members.push_back(&c);
@@ -124,11 +130,13 @@ std::string render_junit_xml(const RunResults& results) {
       set_attribute(testcase, "time", seconds_text(c->wall_ms / 1000.0));
       ++totals.tests;
       totals.seconds += c->wall_ms / 1000.0;
-      if (verdict_is_failure(c->verdict)) {
+      const std::string& status = c->outcome.status;
+      if (counts_as_failure(*c)) {
         ++totals.failures;
         pugi::xml_node failure = testcase.append_child("failure");
-        set_attribute(failure, "type", verdict_name(c->verdict));
-        set_attribute(failure, "message", verdict_with_message(*c));
+        // An UNEXPECTED_PASS or FLAKY the policy fails is named so, not by its verdict.
+        set_attribute(failure, "type", status.empty() ? std::string(verdict_name(c->verdict)) : status);
+        set_attribute(failure, "message", status.empty() ? verdict_with_message(*c) : outcome_text(*c));
         std::string body = c->message;
         if (!c->repro.empty()) {
           if (!body.empty()) body += '\n';
@@ -136,9 +144,23 @@ std::string render_junit_xml(const RunResults& results) {
           body += c->repro;
         }
         failure.append_child(pugi::node_pcdata).set_value(xml_safe_text(body).c_str());
+      } else if (status == kExpectedFailure) {
+        // As pytest writes an xfail: apart from the passes, not a failure.
+        ++totals.skipped;
+        pugi::xml_node skipped = testcase.append_child("skipped");
+        set_attribute(skipped, "type", kExpectedFailure);
+        set_attribute(skipped, "message", outcome_text(*c) + ": " + verdict_with_message(*c));
       } else if (is_skip(c->verdict)) {
         ++totals.skipped;
         set_attribute(testcase.append_child("skipped"), "message", verdict_with_message(*c));
+      } else if (status == kFlaky) {
+        // Maven Surefire's re-run format: a passing test case with a flakyFailure per failed attempt.
+        for (Verdict v : c->outcome.attempts)
+          if (verdict_is_failure(v)) {
+            pugi::xml_node flaky = testcase.append_child("flakyFailure");
+            set_attribute(flaky, "type", verdict_name(v));
+            set_attribute(flaky, "message", outcome_text(*c));
+          }
       }
       add_text_child(testcase, "system-out", case_details(*c));
     }
@@ -169,9 +191,21 @@ std::string render_junit_xml(const RunResults& results) {
     pugi::xml_node failure = testcase.append_child("failure");
     set_attribute(failure, "type", "INCOMPLETE");
     set_attribute(failure, "message", "INCOMPLETE: " + results.incomplete_reason);
-    const SuiteTotals incomplete{1, 1, 0, 0};
-    all.tests += 1;
-    all.failures += 1;
+    SuiteTotals incomplete{1, 1, 0, 0};
+    // oprig merge: each planned case no input ran.
+    for (const std::string& id : results.farm.missing) {
+      pugi::xml_node missing = suite.append_child("testcase");
+      set_attribute(missing, "name", id);
+      set_attribute(missing, "classname", "oprig.run");
+      set_attribute(missing, "time", seconds_text(0));
+      pugi::xml_node failure = missing.append_child("failure");
+      set_attribute(failure, "type", "MISSING");
+      set_attribute(failure, "message", "MISSING: planned, and no merged shard has a result for it");
+      ++incomplete.tests;
+      ++incomplete.failures;
+    }
+    all.tests += incomplete.tests;
+    all.failures += incomplete.failures;
     written.emplace_back(suite, incomplete);
   }
   set_attribute(root, "name", "oprig");

@@ -37,6 +37,9 @@ struct DeviceInfo {
 struct ExecTiming {
   double compute_ns = 0;
   uint64_t sim_cycles = 0;  // dsp only
+  // When execute() fails: what the backend saw beyond the status (dsp: the
+  // simulator's fault, naming the instruction, the address and the tensor).
+  std::string failure;
 };
 
 // Writes found in one guard band of a buffer. Offsets are in bytes relative to
@@ -110,7 +113,8 @@ class Backend {
   virtual double read(const DeviceBuffer& src, std::span<std::byte> dst) = 0;
 
   // Runs impl.execute for one kernel instance, waits for completion and times it.
-  // Returns the kernel's status; timing is filled when the status is OK.
+  // Returns the kernel's status; timing is filled when the status is OK
+  // (and timing.failure may say more when it is not).
   virtual oprig_status execute(const oprig_implementation_v1& impl,
                                oprig_kernel* kernel,
                                std::span<const oprig_tensor> inputs,

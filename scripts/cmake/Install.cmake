@@ -1,20 +1,23 @@
-# `cmake --install`: the oprig binary, the public C ABI header, the bundled
-# op packages with their specs, plans, model suites and golden vectors, the
-# user scripts, and a CMake package (find_package(oprig): oprig::abi,
-# oprig::hvx_sim, oprig_add_package()) plus a pkg-config file, so that a vendor
-# builds an op package against an installed oprig, out of its source tree.
+# `cmake --install`: the oprig binary, the public C headers (the package ABI
+# and the DSP kernel API), the bundled op packages with their specs, plans,
+# model suites and golden vectors, the user scripts, and a CMake package
+# (find_package(oprig): oprig::abi, oprig_add_package()) plus a pkg-config
+# file, so that a vendor builds an op package against an installed oprig, out
+# of its source tree.
 # Installed layout (the oprig binary finds its data relative to itself):
 #   bin/oprig
-#   include/oprig/oprig_package.h, include/oprig/hvx_sim/*.hpp
+#   include/oprig/oprig_package.h, include/oprig/oprig_dsp.h
 #   lib/oprig/liboprig_opsuite*.so, liboprig_builtins*.so, libcom_example_fibonacci.so
 #   lib/oprig/vulkan_layer/ (VK_LAYER_OPRIG_guard_bands: library and manifest)
-#   <libdir>/liboprig_hvx_sim.a, <libdir>/cmake/oprig/, <libdir>/pkgconfig/oprig.pc
+#   <libdir>/cmake/oprig/, <libdir>/pkgconfig/oprig.pc
 #   share/oprig/opsuite/ (specs, plans, suites), share/oprig/golden/, share/oprig/scripts/
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 install(TARGETS oprig RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(FILES ${PROJECT_SOURCE_DIR}/runtime/include/oprig/oprig_package.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/oprig)
+install(FILES ${PROJECT_SOURCE_DIR}/runtime/include/oprig/oprig_package.h
+              ${PROJECT_SOURCE_DIR}/runtime/include/oprig/oprig_dsp.h
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/oprig)
 
 set(opsuite_libraries oprig_opsuite com_example_fibonacci oprig_builtins)
 foreach(backend IN ITEMS cpu opencl vulkan dsp)
@@ -40,12 +43,9 @@ install(FILES ${PROJECT_SOURCE_DIR}/scripts/golden/make_golden.py ${PROJECT_SOUR
               ${PROJECT_SOURCE_DIR}/scripts/onnx/import_onnx_tests.py
         DESTINATION share/oprig/scripts)
 
+# A dsp kernel needs only oprig_dsp.h: the simulator is the backend's, handed
+# over at run time (oprig_backend_context::dsp), so no library is installed.
 set(abi_targets oprig_abi)
-if(TARGET oprig_hvx_sim)
-  list(APPEND abi_targets oprig_hvx_sim)
-  install(DIRECTORY ${PROJECT_SOURCE_DIR}/backends/dsp/hvx_sim DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/oprig
-          FILES_MATCHING PATTERN "*.hpp")
-endif()
 install(TARGETS ${abi_targets} EXPORT oprigTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})

@@ -11,6 +11,10 @@ packages=(
   libvulkan-dev mesa-vulkan-drivers glslc spirv-tools
   libgemmlowp-dev libxml2-utils python3 python3-numpy python3-scipy chromium
   libopenblas-dev libdnnl-dev libclblast-dev libonnx-testdata python3-onnx
+  # real Hexagon HVX for the dsp simulator's bit-exactness test (tests/backends_dsp/hvx_bitexact):
+  # clang's Hexagon target and hvx_hexagon_protos.h, lld to link, qemu-user's qemu-hexagon to run
+  clang lld-14 qemu-user
+  # the fuzz targets (fuzz/README.md): libFuzzer and the sanitizers' runtimes
   clang-14 libclang-rt-14-dev
 )
 

@@ -1,11 +1,14 @@
 // The dsp backend's device glue: info, buffers with red zones, copies timed
-// by the DMA model, and execute() turning simulated cycles into time.
+// by the DMA model, and execute(): a simulator per execution with the
+// tensors mapped, its cycles turned into time, its faults into a failed
+// execution naming what went wrong.
 #include <gtest/gtest.h>
 
 #include <cstring>
 #include <vector>
 
 #include "factories.hpp"
+#include "oprig/oprig_dsp.h"
 
 namespace oprig {
 namespace {
@@ -34,6 +37,9 @@ TEST(DspBackend, DescribesTheSimulator) {
   EXPECT_EQ(backend->context().kind, OPRIG_BACKEND_DSP);
   EXPECT_EQ(backend->context().struct_size, sizeof(oprig_backend_context));
   EXPECT_EQ(backend->context().dsp_clock_hz, 1'000'000'000u);
+  EXPECT_TRUE(oprig_dsp_available(&backend->context()));
+  EXPECT_EQ(backend->context().dsp->num_opcodes, uint32_t{OPRIG_DSP_NUM_OPCODES});
+  EXPECT_NE(std::string(backend->context().dsp->simulator).find("cost model 2"), std::string::npos);
 }
 
 TEST(DspBackend, BuffersAreAlignedAndRoundTrip) {
@@ -87,10 +93,10 @@ TEST(DspBackend, GuardsCatchWritesJustOutside) {
   EXPECT_FALSE(buffer->guards_intact());
 }
 
-// A stand-in kernel: reports a fixed cycle count, so execute's conversion is
-// checked without any op.
-oprig_status fake_execute(oprig_kernel*, const oprig_tensor*, size_t, const oprig_tensor*,
-                          size_t, oprig_execute_info* info) {
+// A kernel that carries its own simulator (as packages built before
+// oprig_dsp.h did): it reports a fixed cycle count, which the backend takes.
+oprig_status legacy_execute(oprig_kernel*, const oprig_tensor*, size_t, const oprig_tensor*,
+                            size_t, oprig_execute_info* info) {
   if (info == nullptr || info->struct_size != sizeof(oprig_execute_info))
     return OPRIG_STATUS_INVALID_ARGUMENT;
   info->dsp_cycles = 2500;
@@ -103,10 +109,10 @@ oprig_status failing_execute(oprig_kernel*, const oprig_tensor*, size_t, const o
   return OPRIG_STATUS_UNSUPPORTED;
 }
 
-TEST(DspBackend, ExecuteReportsSimulatedTime) {
+TEST(DspBackend, ExecuteReportsTheCyclesOfAKernelWithItsOwnSimulator) {
   auto backend = make();
   oprig_implementation_v1 impl{};
-  impl.execute = fake_execute;
+  impl.execute = legacy_execute;
   ExecTiming timing;
   ASSERT_EQ(backend->execute(impl, nullptr, {}, {}, timing), OPRIG_STATUS_OK);
   EXPECT_EQ(timing.sim_cycles, 2500u);
@@ -116,6 +122,66 @@ TEST(DspBackend, ExecuteReportsSimulatedTime) {
   ExecTiming untouched;
   EXPECT_EQ(backend->execute(impl, nullptr, {}, {}, untouched), OPRIG_STATUS_UNSUPPORTED);
   EXPECT_EQ(untouched.sim_cycles, 0u);
+}
+
+// Kernels on oprig_dsp.h; the kernel handle is the backend context itself.
+// y = x + x (saturating) over one vector; `bytes_stored` how much it writes.
+template <size_t bytes_stored, bool report_fault>
+oprig_status hvx_execute(oprig_kernel* kernel, const oprig_tensor* in, size_t, const oprig_tensor* out, size_t,
+                         oprig_execute_info* info) {
+  if (const oprig_status s = oprig_dsp_begin(reinterpret_cast<const oprig_backend_context*>(kernel)); s != OPRIG_STATUS_OK)
+    return s;
+  const HVX_Vector x = oprig_vmem_load(in[0].data);
+  oprig_dsp_store_bytes(out[0].data, bytes_stored, Q6_Vub_vadd_VubVub_sat(x, x));
+  const oprig_status end = oprig_dsp_end(info);
+  return report_fault ? end : OPRIG_STATUS_OK;
+}
+
+struct Tensors {
+  std::unique_ptr<DeviceBuffer> in, out;
+  oprig_tensor in_t{}, out_t{};
+  Tensors(Backend& backend, size_t n) : in(backend.allocate(n)), out(backend.allocate(n)) {
+    std::vector<std::byte> codes(n);
+    for (size_t i = 0; i < n; ++i) codes[i] = std::byte(i);
+    backend.write(*in, codes);
+    in->bind(in_t);
+    out->bind(out_t);
+  }
+};
+
+TEST(DspBackend, ExecuteTimesAKernelOnItsSimulator) {
+  auto backend = make();
+  Tensors t(*backend, 100);
+  oprig_implementation_v1 impl{};
+  impl.execute = hvx_execute<100, true>;
+  auto* kernel = reinterpret_cast<oprig_kernel*>(const_cast<oprig_backend_context*>(&backend->context()));
+  ExecTiming timing;
+  ASSERT_EQ(backend->execute(impl, kernel, {&t.in_t, 1}, {&t.out_t, 1}, timing), OPRIG_STATUS_OK) << timing.failure;
+  // vmem (load), vaddubsat (ALU), vsetq (permute) + predicated vmem (store):
+  // 4 instructions, no resource twice: 1 cycle; traffic 256 bytes: 4 cycles.
+  EXPECT_EQ(timing.sim_cycles, 24u);
+  EXPECT_DOUBLE_EQ(timing.compute_ns, 24.0);
+  std::vector<std::byte> y(100);
+  backend->read(*t.out, y);
+  EXPECT_EQ(y[60], std::byte(120));
+  EXPECT_EQ(y[99], std::byte(198));
+  EXPECT_TRUE(t.out->guards_intact());
+}
+
+TEST(DspBackend, AFaultFailsTheExecutionWithItsMessageWhateverTheKernelReturns) {
+  auto backend = make();
+  auto* kernel = reinterpret_cast<oprig_kernel*>(const_cast<oprig_backend_context*>(&backend->context()));
+  for (const auto execute : {hvx_execute<128, true>, hvx_execute<128, false>}) {
+    Tensors t(*backend, 100);
+    oprig_implementation_v1 impl{};
+    impl.execute = execute;
+    ExecTiming timing;
+    EXPECT_EQ(backend->execute(impl, kernel, {&t.in_t, 1}, {&t.out_t, 1}, timing), OPRIG_STATUS_BACKEND_ERROR);
+    EXPECT_NE(timing.failure.find("the DSP faulted: oprig_vmem_store"), std::string::npos) << timing.failure;
+    EXPECT_NE(timing.failure.find("28 byte(s) outside writable memory"), std::string::npos) << timing.failure;
+    EXPECT_NE(timing.failure.find("past the end of output 0 (100 bytes"), std::string::npos) << timing.failure;
+    EXPECT_TRUE(t.out->guards_intact());  // the faulting store wrote nothing
+  }
 }
 
 }  // namespace

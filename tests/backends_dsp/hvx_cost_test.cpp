@@ -4,110 +4,91 @@
 // model fails here until the doc and these sums are updated with it.
 #include <gtest/gtest.h>
 
-#include "hvx_sim/core.hpp"
+#include "sim_session.hpp"
 
 namespace oprig::hvx {
 namespace {
 
+using testing::SimSession;
+
 constexpr uint64_t kOverhead = 20;  // cost_model.md: program overhead
 
-TEST(HvxCost, IndependentAluOpsShareAPacketTwoAtATime) {
-  Core core;
-  const Vec a = core.splat_b(1);       // P1 @0 (ALU 1 of 2)
-  const Vec b = core.splat_b(2);       // P1 @0 (ALU 2 of 2)
-  const Vec c = core.splat_b(3);       // ALU full -> P2 @1
-  const Vec d = core.add_sat_ub(a, b); // a, b ready @1, not from P2 -> P2 @1
-  const Vec e = core.add_sat_ub(d, c); // reads P2's result -> P3 @2
-  EXPECT_EQ(e.bytes[0], 6);
-  EXPECT_EQ(core.counters().packets, 3u);
-  EXPECT_EQ(core.counters().instructions, 5u);
-  EXPECT_EQ(core.counters().stall_cycles, 0u);
-  EXPECT_EQ(core.pipeline_cycles(), 3u);  // P3 issues @2, lasts 1
-  EXPECT_EQ(core.cycles(), kOverhead + 3);
+TEST(HvxCost, EmptyProgramCostsTheOverheadOnly) {
+  SimSession s;
+  EXPECT_EQ(s.sim().issue_cycles(), 0u);
+  EXPECT_EQ(s.sim().cycles(), kOverhead);
+  EXPECT_TRUE(s.sim().used());  // oprig_dsp_begin was called
 }
 
-TEST(HvxCost, LoadToUseLatencyStalls) {
-  alignas(128) uint8_t src[128] = {}, dst[128];
-  Core core;
-  core.map_readable(src, 128);
-  core.map_writable(dst, 128);
-  const Vec x = core.vmem(src);        // P1 @0, ready @4
-  const Vec y = core.add_sat_ub(x, x); // P2 waits to @4: stall 3 (P1 ends @1); ready @5
-  core.vmem_store(dst, y);             // reads P2 -> P3 @5
-  EXPECT_EQ(core.counters().stall_cycles, 3u);
-  EXPECT_EQ(core.pipeline_cycles(), 6u);
-  EXPECT_EQ(core.streaming_cycles(), 4u);  // 256 bytes / 64 per cycle
-  EXPECT_EQ(core.cycles(), kOverhead + 6);
+TEST(HvxCost, TwoAluOperationsPerCycle) {
+  SimSession s;
+  const HVX_Vector a = Q6_V_vzero();               // VA: ALU 1
+  const HVX_Vector b = Q6_Vub_vadd_VubVub_sat(a, a);  // VA: ALU 2
+  Q6_Vub_vadd_VubVub_sat(a, b);                    // VA: ALU 3
+  // ALU units 3 at 2 per cycle: ceil(3/2) = 2; 3 instructions at 4 per cycle: 1.
+  EXPECT_EQ(s.sim().counters().instructions, 3u);
+  EXPECT_EQ(s.sim().issue_cycles(), 2u);
+  EXPECT_EQ(s.sim().cycles(), kOverhead + 2);
 }
 
-TEST(HvxCost, UnalignedAccessPaysAPenaltyCycle) {
-  alignas(128) uint8_t src[256] = {}, dst[128];
-  Core core;
-  core.map_readable(src, 256);
-  core.map_writable(dst, 128);
-  const Vec x = core.vmemu(src + 1);  // P1 @0, lasts 1+1, ready @0+4+1 = 5
-  core.vmemu_store(dst, x);           // aligned address: no penalty; P2 @5 (stall 5-2 = 3)
-  EXPECT_EQ(core.counters().unaligned_accesses, 1u);
-  EXPECT_EQ(core.counters().stall_cycles, 3u);
-  EXPECT_EQ(core.pipeline_cycles(), 6u);
-  EXPECT_EQ(core.cycles(), kOverhead + 6);
+TEST(HvxCost, DoubleVectorInstructionsTakeBothUnits) {
+  SimSession s;
+  const HVX_Vector k = Q6_V_vsplat_R(3);  // VX: multiply 1
+  Q6_Wh_vmpy_VubVb(k, k);                 // VX_DV: multiply 2 -> 3
+  Q6_Wh_vmpy_VubVb(k, k);                 // -> 5
+  Q6_W_vcombine_VV(k, k);                 // VA_DV: ALU 2
+  // multiply ceil(5/2) = 3, ALU ceil(2/2) = 1, 4 instructions: 1.
+  EXPECT_EQ(s.sim().issue_cycles(), 3u);
+}
+
+TEST(HvxCost, LookupsUseThePermuteNetworkAndTheShifter) {
+  SimSession s;
+  const HVX_Vector x = Q6_V_vzero();  // VA
+  HVX_Vector y = Q6_Vb_vlut32_VbVbR(x, x, 0);  // VP: permute 1
+  for (int m = 1; m < 8; ++m) y = Q6_Vb_vlut32or_VbVbVbR(y, x, x, m);  // VP_VS: permute +7, shift +7
+  // permute 8 at 1 per cycle: 8; shift 7; 9 instructions: ceil(9/4) = 3.
+  EXPECT_EQ(s.sim().issue_cycles(), 8u);
+  EXPECT_EQ(s.sim().counters().units[static_cast<size_t>(Resource::kShift)], 7u);
 }
 
 TEST(HvxCost, StreamingBandwidthBoundsACopy) {
   alignas(128) uint8_t src[16 * 128] = {}, dst[16 * 128];
-  Core core;
-  core.map_readable(src, sizeof src);
-  core.map_writable(dst, sizeof dst);
-  Vec x[16];
-  for (int i = 0; i < 16; ++i) x[i] = core.vmem(src + 128 * i);  // P1..P16 @0..15
-  for (int i = 0; i < 16; ++i) core.vmem_store(dst + 128 * i, x[i]);
-  // Store 0 joins P16 (@15); stores 1..15 take P17..P31 (@16..30): pipeline 31.
-  // Traffic 32 vectors * 128 B = 4096 B at 64 B/cycle = 64 cycles > 31.
-  EXPECT_EQ(core.pipeline_cycles(), 31u);
-  EXPECT_EQ(core.streaming_cycles(), 64u);
-  EXPECT_EQ(core.cycles(), kOverhead + 64);
+  SimSession s;
+  s.sim().map(src, sizeof src, false, "src");
+  s.sim().map(dst, sizeof dst, true, "dst");
+  for (int i = 0; i < 16; ++i) oprig_vmem_store(dst + 128 * i, oprig_vmem_load(src + 128 * i));
+  // load 16 and store 16 at 1 per cycle: 16; traffic 32 x 128 B at 64 B/cycle: 64 > 16.
+  EXPECT_EQ(s.sim().issue_cycles(), 16u);
+  EXPECT_EQ(s.sim().streaming_cycles(), 64u);
+  EXPECT_EQ(s.sim().cycles(), kOverhead + 64);
 }
 
-TEST(HvxCost, FourInstructionsPerPacketAtMost) {
-  alignas(128) uint8_t src[128] = {};
-  Core core;
-  core.map_readable(src, 128);
-  const Vec k;                      // a host constant: ready at once
-  core.splat_b(1);                  // P1 ALU
-  core.splat_b(2);                  // P1 ALU
-  core.vmem(src);                   // P1 LOAD
-  core.mpy_ub_b(k, k);              // P1 MULTIPLY x2 (4th instruction)
-  core.lut32(k, k, 0);              // 5th: P2 @1
-  EXPECT_EQ(core.counters().packets, 2u);
-  EXPECT_EQ(core.pipeline_cycles(), 2u);
-  EXPECT_EQ(core.cycles(), kOverhead + 2);  // streaming 128/64 = 2 as well
+TEST(HvxCost, UnalignedAccessesPayThePermuteAndAPenaltyCycle) {
+  alignas(128) uint8_t src[256] = {}, dst[256];
+  SimSession s;
+  s.sim().map(src, sizeof src, false, "src");
+  s.sim().map(dst, sizeof dst, true, "dst");
+  const HVX_Vector x = oprig_vmemu_load(src + 1);  // LDU: load 1, permute 1, unaligned: +1
+  oprig_vmemu_store(dst, x);                       // STU at an aligned address: store 1, permute 2, no penalty
+  EXPECT_EQ(s.sim().counters().unaligned_accesses, 1u);
+  // permute 2 -> 2 cycles, + 1 penalty = 3; traffic 256 B: 4 cycles.
+  EXPECT_EQ(s.sim().issue_cycles(), 3u);
+  EXPECT_EQ(s.sim().cycles(), kOverhead + 4);
 }
 
-TEST(HvxCost, RequantisationSequences) {
-  Core srdhm;
-  const Vec a = srdhm.splat_w(3);   // P1 @0, ready @1
-  const Vec b = srdhm.splat_w(5);   // P1 @0
-  srdhm.srdhm_w(a, b);              // vmpye P2 @1 (ready @3); vmpyo P3 waits to @3 (stall 1)
-  EXPECT_EQ(srdhm.counters().stall_cycles, 1u);
-  EXPECT_EQ(srdhm.pipeline_cycles(), 4u);
-
-  Core rdbpot;
-  const Vec x = rdbpot.splat_w(7);  // P1 @0, ready @1
-  rdbpot.rdbpot_w(x, 2);            // SHIFT + ALU in P2 @1, the add in P3 @2
-  EXPECT_EQ(rdbpot.counters().packets, 3u);
-  EXPECT_EQ(rdbpot.pipeline_cycles(), 3u);
-
-  Core wide;
-  const Vec k;
-  wide.mpy_ub_b(k, k);              // takes both MULTIPLY units: P1
-  wide.mpy_h_h(k, k);               // P2
-  EXPECT_EQ(wide.counters().packets, 2u);
-}
-
-TEST(HvxCost, EmptyProgramCostsTheOverheadOnly) {
-  Core core;
-  EXPECT_EQ(core.pipeline_cycles(), 0u);
-  EXPECT_EQ(core.cycles(), kOverhead);
+TEST(HvxCost, FourInstructionsPerCycleAtMost) {
+  SimSession s;
+  const HVX_Vector v = Q6_V_vzero();   // ALU 1
+  Q6_V_vor_VV(v, v);                   // ALU 2
+  Q6_V_vsplat_R(1);                    // multiply 1
+  Q6_V_vsplat_R(2);                    // multiply 2
+  Q6_Vw_vasr_VwR(v, 1);                // shift 1
+  Q6_V_vror_VR(v, 1);                  // permute 1
+  Q6_V_vxor_VV(v, v);                  // ALU 3
+  Q6_V_vsplat_R(3);                    // multiply 3
+  Q6_Vw_vasl_VwR(v, 1);                // shift 2
+  // Units: ALU 2 cycles, multiply 2, shift 2, permute 1; 9 instructions: ceil(9/4) = 3.
+  EXPECT_EQ(s.sim().issue_cycles(), 3u);
 }
 
 }  // namespace

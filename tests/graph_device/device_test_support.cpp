@@ -3,6 +3,7 @@
 #include <map>
 #include <mutex>
 
+#include "kept_until_exit.hpp"
 #include "registry.hpp"
 
 namespace oprig::graph::device_test {
@@ -23,7 +24,8 @@ const BuiltinKernelMap& builtin_kernels() {
 
 Backend* backend_or_null(const std::string& name) {
   static std::mutex mutex;
-  static std::map<std::string, std::unique_ptr<Backend>> backends;
+  // Never destroyed (kept_until_exit.hpp: at exit the driver may already be gone).
+  static auto& backends = kept_until_exit<std::map<std::string, std::unique_ptr<Backend>>>();
   std::lock_guard lock(mutex);
   auto it = backends.find(name);
   if (it == backends.end()) {

@@ -37,6 +37,9 @@ TEST_F(OprigCliTest, BackendsListsAllFour) {
       EXPECT_THAT(b.at("dtypes"), ::testing::Contains("f32"));
       EXPECT_EQ(b.at("timer"), "host wall clock");
     }
+    if (b.at("name") == "dsp") {
+      EXPECT_EQ(b.at("timer"), "simulated cycles (cost model)");
+    }
   }
 }
 

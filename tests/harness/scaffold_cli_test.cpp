@@ -90,6 +90,19 @@ TEST_F(Scaffold, PackageNewWritesADspStubWhenTheSpecListsDsp) {
   EXPECT_TRUE(std::filesystem::exists(dir / "dsp.cpp"));
   EXPECT_THAT(read_text(dir / "CMakeLists.txt"), HasSubstr("DSP dsp.cpp"));
   EXPECT_THAT(read_text(dir / "README.md"), HasSubstr("`vulkan.cpp` (+ `oprigopsuite.comp`), `dsp.cpp`"));
+  EXPECT_THAT(read_text(dir / "README.md"), HasSubstr("<oprig/oprig_dsp.h>"));
+  // The stub is HVX code on the public DSP header, not a host loop: the
+  // simulator's begin/end around a loop of vector loads and stores, and
+  // UNSUPPORTED (so UNIMPLEMENTED cases) until the vendor says it is written.
+  const std::string dsp = read_text(dir / "dsp.cpp");
+  EXPECT_THAT(dsp, HasSubstr("#include <oprig/oprig_dsp.h>"));
+  EXPECT_THAT(dsp, HasSubstr("oprig_dsp_begin(k->ctx)"));
+  EXPECT_THAT(dsp, HasSubstr("const HVX_Vector x = oprig_dsp_load_bytes("));
+  EXPECT_THAT(dsp, HasSubstr("oprig_dsp_store_bytes(out + i"));
+  EXPECT_THAT(dsp, HasSubstr("return oprig_dsp_end(info);"));
+  EXPECT_THAT(dsp, HasSubstr("constexpr bool kKernelWritten = false;"));
+  EXPECT_THAT(dsp, HasSubstr("if (!kKernelWritten || !oprig_dsp_available(ctx)) return OPRIG_STATUS_UNSUPPORTED;"));
+  EXPECT_THAT(read_text(dir / "cpu.cpp"), Not(HasSubstr("oprig_dsp")));
 }
 
 }  // namespace

@@ -318,8 +318,11 @@ TEST_F(BenchAbTest, BaseSideIsTimedInTheSameRunAndWrittenApart) {
     ASSERT_EQ(now.repetitions_ms.size(), 15u) << r.out;
     EXPECT_EQ(base.run_name, now.run_name);
     // The slowed side's busy loop is 4 ms longer (200 % of 2 ms); the little atan work beside it is the same.
+    // The margin tells a 4 ms difference from none and from the sides swapped; it is wider than the
+    // loop's precision because under a loaded machine (ctest -j, 2 cores) preemption stretched one side's
+    // median by 0.3-0.4 ms in 3 of 7 runs.
     const double slower_by_ms = median(now.repetitions_ms) - median(base.repetitions_ms);
-    EXPECT_NEAR(slower_by_ms, new_is_slowed ? 4.0 : -4.0, 0.3) << r.out;
+    EXPECT_NEAR(slower_by_ms, new_is_slowed ? 4.0 : -4.0, 1.5) << r.out;
     const ProcessResult cmp = oprig_test::run_process({kOprig, "compare", (out / "base").string(), out.string()}, {},
                                                       dir_, 60);
     EXPECT_EQ(cmp.exit_code, new_is_slowed ? 1 : 0) << cmp.out << cmp.err;

@@ -111,6 +111,24 @@ TEST(JUnit, SkippedAndPassedCases) {
   EXPECT_NE(out.find("perf: median 1.00 ms (host timer)"), std::string::npos) << out;
 }
 
+// A dsp case's device time is the cost model's: the output calls it simulated,
+// never a timer's reading.
+TEST(JUnit, DspTimeIsCalledSimulated) {
+  RunResults r = make_sample_results();
+  CaseResult& c = r.cases[1];
+  c.id = "atan__f32__1x1024x1024__uniform__p0__dsp";
+  c.backend = "dsp";
+  c.perf->device_timer = true;
+  c.perf->sim_cycles = 1'000'000;
+  const pugi::xml_document doc = parse(render_junit_xml(r));
+  const std::string out =
+      doc.select_node("//testcase[@name='atan__f32__1x1024x1024__uniform__p0__dsp']/system-out")
+          .node().text().as_string();
+  EXPECT_NE(out.find("perf: median 1.00 ms (simulated: dsp cost model)"), std::string::npos) << out;
+  EXPECT_NE(out.find("1000000 simulated cycles"), std::string::npos) << out;
+  EXPECT_EQ(out.find("timer"), std::string::npos) << out;
+}
+
 TEST(JUnit, TheRuleThatJudgedAndTheKeptFolderAreInTheCaseOutput) {
   RunResults r = make_sample_results();
   r.cases[2].stats->tolerance_source = "golden manifest: ONNX's own rule";

@@ -5,46 +5,66 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 
 namespace oprig::hvx {
 
-inline constexpr const char* kSimulatorVersion = "hvx-sim 1.0";
-inline constexpr uint32_t kCostModelVersion = 1;
+inline constexpr const char* kSimulatorVersion = "hvx-sim 2.0";
+inline constexpr uint32_t kCostModelVersion = 2;
 
 // Nominal core clock: simulated cycles become nanoseconds at this rate.
 inline constexpr uint64_t kClockHz = 1'000'000'000;
 
-// Resource classes of the vector unit. Every instruction uses units of one.
+// The vector unit's resources. An instruction uses units of one or two of
+// them, as its HVX class says (Class below).
 enum class Resource : uint8_t { kLoad, kStore, kAlu, kMultiply, kShift, kPermute };
-inline constexpr size_t kNumResources = 6;
+inline constexpr std::size_t kNumResources = 6;
+inline constexpr std::array<const char*, kNumResources> kResourceNames = {"load",  "store", "ALU",
+                                                                          "multiply", "shift", "permute"};
 
-// At most this many instructions share one packet (VLIW issue width).
+// At most this many instructions issue per cycle (VLIW packet width).
 inline constexpr uint32_t kMaxInstructionsPerPacket = 4;
 
-// Units of each resource one packet may use, indexed by Resource.
-inline constexpr std::array<uint32_t, kNumResources> kUnitsPerPacket = {
+// Units of each resource one cycle offers, indexed by Resource.
+inline constexpr std::array<uint32_t, kNumResources> kUnitsPerCycle = {
     1,  // kLoad: one vector load
     1,  // kStore: one vector store
-    2,  // kAlu: two vector ALU operations
-    2,  // kMultiply: two halves; a widening (pair-producing) multiply takes both
-    1,  // kShift: one shift/narrowing operation
-    1,  // kPermute: one table lookup / permute
+    2,  // kAlu: two vector ALUs
+    2,  // kMultiply: two multiplier halves
+    1,  // kShift: one shifter
+    1,  // kPermute: one permute network
 };
 
-// Cycles from a packet's issue until an instruction's result may be used.
-inline constexpr std::array<uint32_t, kNumResources> kLatency = {
-    4,  // kLoad: load-to-use from L2
-    0,  // kStore: produces no register
-    1,  // kAlu
-    2,  // kMultiply
-    1,  // kShift
-    1,  // kPermute
+// The HVX instruction classes of oprig_dsp.h's list and the units each takes.
+// REG is no instruction at all: lo()/hi() name one register of a pair.
+enum class Class : uint8_t { VA, VA_DV, VX, VX_DV, VS, VP, VP_VS, LD, LDU, ST, STU, REG };
+struct ClassCost {
+  const char* name;
+  Resource first;
+  uint8_t first_units;
+  Resource second;
+  uint8_t second_units;  // 0: one resource only
+  uint8_t issues;        // 1: takes an issue slot; 0: no instruction (REG)
 };
+inline constexpr std::array<ClassCost, 12> kClassCosts = {{
+    {"VA", Resource::kAlu, 1, Resource::kAlu, 0, 1},
+    {"VA_DV", Resource::kAlu, 2, Resource::kAlu, 0, 1},
+    {"VX", Resource::kMultiply, 1, Resource::kMultiply, 0, 1},
+    {"VX_DV", Resource::kMultiply, 2, Resource::kMultiply, 0, 1},
+    {"VS", Resource::kShift, 1, Resource::kShift, 0, 1},
+    {"VP", Resource::kPermute, 1, Resource::kPermute, 0, 1},
+    {"VP_VS", Resource::kPermute, 1, Resource::kShift, 1, 1},
+    {"LD", Resource::kLoad, 1, Resource::kLoad, 0, 1},
+    {"LDU", Resource::kLoad, 1, Resource::kPermute, 1, 1},
+    {"ST", Resource::kStore, 1, Resource::kStore, 0, 1},
+    {"STU", Resource::kStore, 1, Resource::kPermute, 1, 1},
+    {"REG", Resource::kAlu, 0, Resource::kAlu, 0, 0},
+}};
+inline constexpr const ClassCost& class_cost(Class c) { return kClassCosts[static_cast<std::size_t>(c)]; }
 
 // An unaligned vector access (vmemu at an address that is not a multiple of
-// 128) touches two lines: its packet takes this many extra cycles and, for a
-// load, the data arrives that much later.
+// 128) touches two lines: it holds the pipeline this many extra cycles.
 inline constexpr uint32_t kUnalignedPenaltyCycles = 1;
 
 // L2 streaming bandwidth of vector loads and stores, bytes per cycle. A
@@ -52,7 +72,7 @@ inline constexpr uint32_t kUnalignedPenaltyCycles = 1;
 inline constexpr uint64_t kL2BytesPerCycle = 64;
 
 // Fixed cost of one program (one kernel execute): entry, scalar argument and
-// loop set-up, return.
+// loop set-up, pipeline fill and drain, return.
 inline constexpr uint64_t kProgramOverheadCycles = 20;
 
 }  // namespace oprig::hvx

@@ -1,12 +1,12 @@
-// The register file of the simulated HVX-like vector unit: 128-byte vectors
-// (HVX 128B mode), vector pairs and per-byte predicates. Registers are values
-// here: a kernel holds them in C++ variables and the Core computes on them.
-// Each value also carries a Stamp, the simulator's scoreboard entry: when its
-// producer's result is ready and which packet produced it. Stamps never change
-// the bits, only the cycle count.
+// The register file of the simulated HVX unit in its 128-byte mode, as the
+// instruction semantics see it: a register holds a vector (128 bytes), a
+// vector pair (256 bytes: lo() then hi(), HVX's v[0] and v[1]) or a
+// predicate (128 bytes, one per lane bit: 0 clear, any other value set; the
+// simulator writes 0xFF for set, as C code for Hexagon sees a predicate).
+// Lanes are little-endian views of the bytes. Registers are the kernel's C
+// values (HVX_Vector, ...): the simulator only views them (Reg).
 #pragma once
 
-#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -15,48 +15,38 @@ namespace oprig::hvx {
 
 inline constexpr size_t kVectorBytes = 128;
 
-// Scoreboard entry of a register value. packet 0 means "not produced by an
-// instruction" (a constant built by the host), ready 0 means "ready at once".
-struct Stamp {
-  uint64_t ready = 0;
-  uint64_t packet = 0;
-};
+// A view of one operand or the result of an instruction: the caller's bytes
+// (oprig_dsp.h's exec() passes pointers), read and written in place, never
+// copied. Bytes are read and written through memcpy, so any object may be
+// viewed.
+struct Reg {
+  uint8_t* bytes = nullptr;
 
-// One 128-byte vector register. Lanes are little-endian views of the bytes:
-// 128 x uint8/int8, 64 x int16/uint16, 32 x int32.
-struct Vec {
-  alignas(kVectorBytes) std::array<uint8_t, kVectorBytes> bytes{};
-  Stamp stamp;
-
+  // Lane i of the whole register (a pair continues into its second vector).
   template <typename Lane>
-  static constexpr size_t lanes() {
-    return kVectorBytes / sizeof(Lane);
-  }
-  template <typename Lane>
-  Lane lane(size_t i) const {
+  Lane get(size_t i) const {
     Lane v;
-    std::memcpy(&v, bytes.data() + i * sizeof(Lane), sizeof(Lane));
+    std::memcpy(&v, bytes + i * sizeof(Lane), sizeof(Lane));
     return v;
   }
   template <typename Lane>
-  void set_lane(size_t i, Lane v) {
-    std::memcpy(bytes.data() + i * sizeof(Lane), &v, sizeof(Lane));
+  void set(size_t i, Lane v) const {
+    std::memcpy(bytes + i * sizeof(Lane), &v, sizeof(Lane));
   }
+  // Lane i of vector `half` (0: lo, 1: hi) of a pair.
+  template <typename Lane>
+  Lane get(size_t half, size_t i) const {
+    return get<Lane>(half * (kVectorBytes / sizeof(Lane)) + i);
+  }
+  template <typename Lane>
+  void set(size_t half, size_t i, Lane v) const {
+    set<Lane>(half * (kVectorBytes / sizeof(Lane)) + i, v);
+  }
+  bool bit(size_t i) const { return bytes[i] != 0; }  // predicate bit i
+  void set_bit(size_t i, bool v) const { bytes[i] = v ? 0xFF : 0x00; }
 };
 
-// A register pair (Vdd): results of widening operations. The simulator's lane
-// order is linear, not HVX's even/odd interleave: for a widening op on source
-// lanes 0..N-1, lo holds the results of lanes 0..N/2-1 and hi of N/2..N-1.
-struct VecPair {
-  Vec lo;
-  Vec hi;
-};
-
-// A predicate register (Q): one bit per vector byte. Compares on wider lanes
-// set or clear all the bytes of a lane together, as on HVX.
-struct Pred {
-  std::array<bool, kVectorBytes> bits{};
-  Stamp stamp;
-};
+template <typename Lane>
+inline constexpr size_t kLanes = kVectorBytes / sizeof(Lane);
 
 }  // namespace oprig::hvx

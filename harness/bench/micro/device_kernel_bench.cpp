@@ -3,6 +3,7 @@
 #include <chrono>
 #include <map>
 
+#include "kept_until_exit.hpp"
 #include "registry.hpp"
 
 namespace oprig::bench {
@@ -11,7 +12,7 @@ DeviceKernel& device_kernel(const std::string& key, const std::string& backend, 
                             const harness::ParamList& params,
                             const std::function<std::vector<harness::HostTensor>()>& make_inputs,
                             std::vector<oprig_tensor> outputs) {
-  static std::map<std::string, DeviceKernel> kernels;
+  static auto& kernels = kept_until_exit<std::map<std::string, DeviceKernel>>();  // never destroyed: see there
   auto [it, fresh] = kernels.try_emplace(backend + "/" + key);
   DeviceKernel& k = it->second;
   if (!fresh) return k;

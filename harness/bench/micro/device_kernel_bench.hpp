@@ -32,7 +32,8 @@ struct DeviceKernel {
 // The backend ("opencl", "vulkan") and the op's prepared kernel with its
 // inputs resident, made on first use of `key` and kept for the process:
 // Google Benchmark calls a benchmark several times, and a fresh context each
-// time would rebuild the programs. make_inputs runs only on first use.
+// time would rebuild the programs. make_inputs runs only on first use. Never
+// destroyed (kept_until_exit.hpp: at exit the driver may already be gone).
 DeviceKernel& device_kernel(const std::string& key, const std::string& backend, const std::string& op,
                             const harness::ParamList& params,
                             const std::function<std::vector<harness::HostTensor>()>& make_inputs,

@@ -19,10 +19,12 @@
 
 #include <chrono>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <string>
 
 #include "graph/package_library.hpp"
+#include "kept_until_exit.hpp"
 #include "graph/prepared_model.hpp"
 #include "models/builtin_kernels.hpp"
 #include "registry.hpp"
@@ -84,9 +86,10 @@ double ns_since(std::chrono::steady_clock::time_point start) {
 }
 
 // Backends and the map, made once per process: contexts and programs are
-// expensive and Google Benchmark calls each function several times.
+// expensive and Google Benchmark calls each function several times. Never
+// destroyed (kept_until_exit.hpp: at exit the driver may already be gone).
 Backend* backend(const std::string& name) {
-  static std::map<std::string, std::unique_ptr<Backend>> backends;
+  static auto& backends = kept_until_exit<std::map<std::string, std::unique_ptr<Backend>>>();
   auto it = backends.find(name);
   if (it == backends.end()) {
     std::string why;

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "kept_until_exit.hpp"
 #include "registry.hpp"
 #include "core/half.hpp"
 #include "oprig/oprig_package.h"
@@ -39,7 +40,7 @@ struct AtanSession {
 };
 
 AtanSession& session(oprig_dtype dtype, size_t n) {
-  static std::map<std::pair<int, size_t>, AtanSession> sessions;
+  static auto& sessions = oprig::kept_until_exit<std::map<std::pair<int, size_t>, AtanSession>>();  // never destroyed: see there
   auto [it, fresh] = sessions.try_emplace({dtype, n});
   AtanSession& s = it->second;
   if (!fresh) return s;

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "kept_until_exit.hpp"
 #include "registry.hpp"
 #include "core/half.hpp"
 #include "oprig/oprig_package.h"
@@ -43,7 +44,7 @@ struct VulkanAtanFixture {
 };
 
 VulkanAtanFixture& fixture(oprig_dtype dtype, size_t count) {
-  static std::map<std::pair<int, size_t>, VulkanAtanFixture> fixtures;
+  static auto& fixtures = oprig::kept_until_exit<std::map<std::pair<int, size_t>, VulkanAtanFixture>>();  // never destroyed: see there
   auto [it, inserted] = fixtures.try_emplace({dtype, count});
   VulkanAtanFixture& f = it->second;
   if (!inserted) return f;

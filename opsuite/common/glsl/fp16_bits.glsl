@@ -2,41 +2,45 @@
 // vulkan backend enables no optional feature): element i of an fp16 tensor
 // is half (i & 1) of word (i >> 1), low half first.
 //
-// Conversions in integer arithmetic: exact widening, and rounding to nearest
-// even as the host's float_to_half (runtime/core/half.hpp) does, subnormals,
-// overflow to Inf and NaN included. unpackHalf2x16 / packHalf2x16 leave the
+// Conversions in integer (and exact fp32) arithmetic: exact widening, and
+// rounding to nearest even as the host's float_to_half (runtime/core/half.hpp)
+// does, subnormals, overflow to Inf and NaN included. unpackHalf2x16 / packHalf2x16 leave the
 // rounding to the driver and may flush fp16 subnormals.
 #ifndef OPRIG_FP16_BITS_GLSL
 #define OPRIG_FP16_BITS_GLSL
 
+// Both straight-line (selects, no branches): they sit in the inner loops of
+// the fp16 kernels (every staged load of MatMul, attention, convolution),
+// where a branchy conversion costs a GPU several times the arithmetic it
+// feeds and keeps the compiler from moving it off the load's critical path.
+// They were checked bit for bit against the earlier branchy forms over every
+// half and every fp32 pattern, with and without fp32 denormals flushed.
+
 uint half_to_float_bits(uint h) {
   uint sign = (h & 0x8000u) << 16;
-  uint exponent = (h >> 10) & 0x1fu;
-  uint mantissa = h & 0x3ffu;
-  if (exponent == 31u) return sign | 0x7f800000u | (mantissa << 13);
-  if (exponent != 0u) return sign | ((exponent + 112u) << 23) | (mantissa << 13);
-  if (mantissa == 0u) return sign;
-  int top = findMSB(mantissa);  // mantissa * 2^-24 = 1.f * 2^(top - 24)
-  return sign | (uint(top + 103) << 23) | ((mantissa << uint(23 - top)) & 0x7fffffu);
+  uint magnitude = h & 0x7fffu;
+  uint exponent = magnitude >> 10;
+  // Normal: the exponent rebased by 127 - 15; Inf and NaN (exponent 31) to 255, mantissa kept.
+  uint normal = (magnitude << 13) + (exponent == 31u ? (224u << 23) : (112u << 23));
+  // Zero or subnormal: mantissa * 2^-24, exact in fp32 and a normal number (no driver flushes it).
+  uint small = floatBitsToUint(float(magnitude) * 5.9604644775390625e-8);
+  return sign | (exponent == 0u ? small : normal);
 }
 
 uint float_bits_to_half(uint bits) {
   uint sign = (bits >> 16) & 0x8000u;
   uint magnitude = bits & 0x7fffffffu;
-  if (magnitude > 0x7f800000u) return sign | 0x7e00u | ((magnitude >> 13) & 0x3ffu);  // NaN, quiet
-  if (magnitude >= 0x477ff000u) return sign | 0x7c00u;                                // >= 65520: Inf
-  if (magnitude >= 0x38800000u) {                                                    // normal
-    uint rebased = magnitude - (112u << 23);
-    return sign | ((rebased + 0xfffu + ((rebased >> 13) & 1u)) >> 13);
-  }
-  // Subnormal or zero: magnitude * 2^24 rounded to the nearest even integer.
-  uint exponent = magnitude >> 23;
-  if (exponent < 102u) return sign;  // below 2^-25: rounds to 0
-  uint significand = (magnitude & 0x7fffffu) | 0x800000u;
-  uint shift = 126u - exponent;  // 14 .. 24
-  uint q = significand >> shift, rest = significand & ((1u << shift) - 1u), half_way = 1u << (shift - 1u);
-  if (rest > half_way || (rest == half_way && (q & 1u) != 0u)) ++q;
-  return sign | q;
+  // Normal (magnitude >= 2^-14): 13 mantissa bits dropped, rounded to nearest even.
+  uint rebased = magnitude - (112u << 23);
+  uint normal = (rebased + 0xfffu + ((rebased >> 13) & 1u)) >> 13;
+  // Below: magnitude * 2^24 (exact, < 1024) rounded to the nearest even
+  // integer is the subnormal's mantissa (1024: the least normal). An fp32
+  // denormal gives 0 whether or not the driver flushes it.
+  uint small = uint(roundEven(uintBitsToFloat(magnitude) * 16777216.0));
+  uint h = magnitude >= 0x38800000u ? normal : small;
+  h = magnitude >= 0x477ff000u ? 0x7c00u : h;                                 // >= 65520: Inf
+  h = magnitude > 0x7f800000u ? (0x7e00u | ((magnitude >> 13) & 0x3ffu)) : h;  // NaN, quiet
+  return sign | h;
 }
 
 float half_to_float(uint h) { return uintBitsToFloat(half_to_float_bits(h)); }

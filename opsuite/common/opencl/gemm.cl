@@ -20,7 +20,10 @@
 // transposing writes of a k-contiguous matrix over the banks. Elements
 // outside the matrices (tails of M, N and K) are staged as zeros. With
 // OPRIG_GEMM_PREFETCH the next slice is loaded into registers while the
-// current one is multiplied. Each output sums its products in k order
+// current one is multiplied; half elements stay in those registers as
+// stored (ushort) and are widened only on their way to local memory, after
+// that arithmetic, so nothing waits for the loads before it (a conversion
+// right after the load does). Each output sums its products in k order
 // whatever the tile, so every tile shape gives the same bits.
 //
 // Used by MatMul (matmul/opencl.cl); Conv2D's im2col path can use it too
@@ -40,12 +43,18 @@
 #define OPRIG_GEMM_A_LOCAL (OPRIG_GEMM_KWG * OPRIG_GEMM_A_STRIDE)
 #define OPRIG_GEMM_B_LOCAL (OPRIG_GEMM_KWG * OPRIG_GEMM_B_STRIDE)
 
+// OPRIG_GEMM_R: an element in the prefetch registers; OPRIG_GEMM_WIDEN:
+// element r of such registers as float.
 #if OPRIG_GEMM_HALF
 #define OPRIG_GEMM_T half
-#define OPRIG_GEMM_LOAD(p, i) vload_half((i), (p))
+#define OPRIG_GEMM_R ushort
+#define OPRIG_GEMM_LOAD(p, i) (((global const ushort*)(p))[i])
+#define OPRIG_GEMM_WIDEN(regs, r) oprig_half_bits_to_float((regs)[r])  // fp16_bits.cl
 #else
 #define OPRIG_GEMM_T float
+#define OPRIG_GEMM_R float
 #define OPRIG_GEMM_LOAD(p, i) ((p)[i])
+#define OPRIG_GEMM_WIDEN(regs, r) ((regs)[r])
 #endif
 
 // This work-item's row of accumulator row i, and column of accumulator
@@ -73,22 +82,22 @@ inline uint2 oprig_gemm_slot(const uint r, const bool k_contiguous, const uint w
 // outside k_left x x_left (the tails).
 inline void oprig_gemm_fetch(global const OPRIG_GEMM_T* p, const uint ld, const bool k_contiguous, const uint k0,
                              const uint x0, const uint k_left, const uint x_left, const uint width, const uint per,
-                             float* regs) {
+                             OPRIG_GEMM_R* regs) {
 #pragma unroll
   for (uint r = 0; r < per; ++r) {
     const uint2 s = oprig_gemm_slot(r, k_contiguous, width);
     const uint at = k_contiguous ? (x0 + s.y) * ld + k0 + s.x : (k0 + s.x) * ld + x0 + s.y;
-    regs[r] = s.x < k_left && s.y < x_left ? OPRIG_GEMM_LOAD(p, at) : 0.0f;
+    regs[r] = s.x < k_left && s.y < x_left ? OPRIG_GEMM_LOAD(p, at) : (OPRIG_GEMM_R)0;  // +0 either way
   }
 }
 
-// The fetched elements into the k-major local tile.
-inline void oprig_gemm_put(const float* regs, const bool k_contiguous, const uint width, const uint per,
+// The fetched elements, widened, into the k-major local tile.
+inline void oprig_gemm_put(const OPRIG_GEMM_R* regs, const bool k_contiguous, const uint width, const uint per,
                            const uint stride, local float* tile) {
 #pragma unroll
   for (uint r = 0; r < per; ++r) {
     const uint2 s = oprig_gemm_slot(r, k_contiguous, width);
-    tile[s.x * stride + s.y] = regs[r];
+    tile[s.x * stride + s.y] = OPRIG_GEMM_WIDEN(regs, r);
   }
 }
 
@@ -109,7 +118,7 @@ inline void oprig_gemm_tile(global const OPRIG_GEMM_T* a, const uint lda, global
   // With OPRIG_GEMM_PREFETCH (GPU tiles) the next slice's global loads are
   // in flight while the current one is multiplied out of local memory
   // (software pipelining); PoCL runs twice as slow with it.
-  float a_next[OPRIG_GEMM_A_PER], b_next[OPRIG_GEMM_B_PER];
+  OPRIG_GEMM_R a_next[OPRIG_GEMM_A_PER], b_next[OPRIG_GEMM_B_PER];
   if (OPRIG_GEMM_PREFETCH && k > 0) {
     oprig_gemm_fetch(a, lda, !OPRIG_GEMM_TRANS_A, 0, m0, k, m - m0, OPRIG_GEMM_MWG, OPRIG_GEMM_A_PER, a_next);
     oprig_gemm_fetch(b, ldb, OPRIG_GEMM_TRANS_B, 0, n0, k, n - n0, OPRIG_GEMM_NWG, OPRIG_GEMM_B_PER, b_next);

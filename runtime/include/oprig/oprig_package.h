@@ -18,7 +18,12 @@
  *   - Structures returned by the query functions are owned by the package and
  *     must stay valid until the library is unloaded (static storage).
  *   - Struct members are never reordered; new members go into reserved slots or
- *     at the end, guarded by struct_size. abi_version is checked at load.
+ *     at the end, guarded by struct_size. abi_version is checked at load. A
+ *     slot taken from reserved[] reads NULL/0 from a host or package built
+ *     against an older header, so NULL always means "not provided".
+ *   - Companion headers version themselves the same way: oprig_dsp.h (the
+ *     DSP kernel API, reached through oprig_backend_context::dsp) has its own
+ *     OPRIG_DSP_API_VERSION and only ever appends to its tables.
  *   - Thread safety: the query functions, create and validate may be called from
  *     any thread concurrently. prepare/execute/cost on ONE kernel instance are
  *     called from one thread at a time; different instances of the same op run
@@ -174,8 +179,13 @@ typedef struct oprig_backend_context {
 
   /* dsp: simulated core clock, for kernels that want to report time. */
   uint64_t dsp_clock_hz;
+  /* dsp: the simulator's entry points (oprig_dsp.h). A kernel does not read
+   * this itself: it calls oprig_dsp_begin(ctx) at the start of execute(). NULL
+   * on other backends and from hosts older than oprig_dsp.h. Occupies what was
+   * reserved[0]; the struct size is unchanged. */
+  const struct oprig_dsp_api_v1* dsp;
 
-  void* reserved[8];
+  void* reserved[7];
 } oprig_backend_context;
 
 /* Per-call execution data. The host fills the inputs, the kernel the outputs. */

@@ -1,6 +1,9 @@
 // The registration part of a test package: one op, Atan, on cpu (and opencl
 // or vulkan where OPRIG_TEST_BACKEND_MASK says), with the knobs of
 // test_package_config.hpp deciding how it is (deliberately) wrong.
+#include <cmath>
+#include <cstring>
+
 #include "oprig/oprig_package.h"
 #include "test_package_config.hpp"
 
@@ -27,6 +30,51 @@ const oprig_implementation_location_v1 kImplementations[] = {
 #endif
 };
 
+// The package's own fp64 reference, as a vendor's package ships it: oprig
+// judges a package's ops by the package's reference, never by a bundled one
+// of the same name (unless asked with --bundled-reference).
+double reference_offset(const oprig_param* params, size_t num_params) {
+  for (size_t i = 0; i < num_params; ++i) {
+    const oprig_param& p = params[i];
+    if (p.name == nullptr || std::strcmp(p.name, "offset") != 0 || p.count != 1 || p.data == nullptr) continue;
+    if (p.dtype == OPRIG_DTYPE_FLOAT_32) {
+      float v;
+      std::memcpy(&v, p.data, sizeof v);
+      return v;
+    }
+    if (p.dtype == OPRIG_DTYPE_FLOAT_64) {
+      double v;
+      std::memcpy(&v, p.data, sizeof v);
+      return v;
+    }
+  }
+  return 0.0;
+}
+
+oprig_status reference_shapes(const char*, const oprig_param*, size_t, const oprig_tensor* inputs, size_t num_inputs,
+                              oprig_tensor* outputs, size_t num_outputs) {
+  if (num_inputs < 1 || num_outputs != 1) return OPRIG_STATUS_INVALID_ARGUMENT;
+  outputs[0].rank = inputs[0].rank;
+  for (uint32_t d = 0; d < inputs[0].rank && d < OPRIG_MAX_RANK; ++d) outputs[0].dims[d] = inputs[0].dims[d];
+  return OPRIG_STATUS_OK;
+}
+
+// y = atan(x + offset) in fp64.
+oprig_status reference_compute(const char*, const oprig_param* params, size_t num_params, const oprig_tensor* inputs,
+                               size_t num_inputs, const oprig_tensor* outputs, size_t num_outputs) {
+  if (num_inputs < 1 || num_outputs != 1) return OPRIG_STATUS_INVALID_ARGUMENT;
+  const double offset = reference_offset(params, num_params);
+  size_t n = 1;
+  for (uint32_t d = 0; d < inputs[0].rank && d < OPRIG_MAX_RANK; ++d) n *= static_cast<size_t>(inputs[0].dims[d]);
+  const double* x = static_cast<const double*>(inputs[0].data);
+  double* y = static_cast<double*>(outputs[0].data);
+  for (size_t i = 0; i < n; ++i) y[i] = std::atan(x[i] + offset);
+  return OPRIG_STATUS_OK;
+}
+
+const oprig_reference_v1 kReference = {sizeof(oprig_reference_v1), OPRIG_REFERENCE_FLOAT_64, reference_shapes,
+                                       reference_compute, {}};
+
 // maybe_unused: the package without an entry point never refers to it.
 [[maybe_unused]] const oprig_package_v1 kPackage = {
     OPRIG_TEST_ABI_VERSION,
@@ -39,6 +87,8 @@ const oprig_implementation_location_v1 kImplementations[] = {
     kOps,
     sizeof(kImplementations) / sizeof(kImplementations[0]),
     kImplementations,
+    nullptr,
+    &kReference,
     nullptr,
     {}};
 

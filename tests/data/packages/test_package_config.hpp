@@ -18,6 +18,9 @@ enum class Fault {
   kOutOfBounds,  // writes one element past the end of the output
   kLazy,         // leaves the last output element unwritten
   kNondeterministic,  // element 0 differs by one ulp from one execute to the next
+  kFlaky,        // lazy (as kLazy) in one worker process out of three: the processes that
+                 // execute it count themselves in the file $OPRIG_TEST_FLAKY_COUNTER, and
+                 // the 1st, 4th, 7th... misbehave (without the variable, every one does)
 };
 
 inline constexpr size_t kFaultyElementCount = 7;

@@ -58,6 +58,7 @@ const oprig_package_v1 kPackage = {
     sizeof(kImplementations) / sizeof(kImplementations[0]), kImplementations,
     nullptr,  // validate
     &kReference,
+    nullptr,  // operand_types
     {}};
 
 }  // namespace

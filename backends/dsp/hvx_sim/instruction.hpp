@@ -1,0 +1,75 @@
+// One simulated instruction: what oprig_dsp.h's exec() hands over (the
+// operands of one intrinsic), the instruction's semantics and its cost. The
+// list of instructions is oprig_dsp.h's OPRIG_DSP_INTRINSICS; each has a
+// function op_<intrinsic name> in one of the ops_*.cpp files, written from
+// the instruction's documented behaviour (HVX programmer's reference, as
+// Qualcomm's architecture description and QEMU implement it) and checked bit
+// for bit against qemu-hexagon by tests/backends_dsp/hvx_bitexact.
+#pragma once
+
+#include <cstdint>
+
+#include "hvx_sim/cost_model.hpp"
+#include "hvx_sim/vector.hpp"
+#include "oprig/oprig_dsp.h"
+
+namespace oprig::hvx {
+
+class Simulator;
+
+// How one operand or the result travels through exec().
+enum class Kind : uint8_t {
+  kNone,
+  kVec,        // 128 bytes
+  kPair,       // 256 bytes
+  kPred,       // 128 bytes, non-zero = set
+  kWord,       // a 32-bit scalar result
+  kAddress,    // the operand is an address of simulated memory
+  kPredInOut,  // a predicate read and written back (the carry of vadd/vsub)
+};
+struct Shape {
+  Kind result;
+  Kind operand[3];
+};
+
+// The operands of one instruction, viewed in place. a, b, c are the vector
+// operands in the intrinsic's order (a memory operand's slot views nothing:
+// its address is in `address`); r and s the scalar ones; d the result. d
+// never overlaps an operand (oprig_dsp.h's wrappers pass a fresh local); an
+// in/out predicate (kPredInOut) is updated through its operand's view.
+struct Operands {
+  Reg d, a, b, c;
+  uintptr_t address = 0;
+  int32_t r = 0, s = 0;
+  Simulator* sim = nullptr;
+};
+
+using Semantics = void (*)(Operands& o);
+
+struct Instruction {
+  const char* name;         // the intrinsic, e.g. "Q6_Vub_vadd_VubVub_sat"
+  Shape shape;
+  Class cls;                // what it costs (cost_model.hpp)
+  const char* assembly;     // e.g. "Vd32.ub=vadd(Vu32.ub,Vv32.ub):sat"
+  Semantics semantics;
+  int8_t address_operand;  // which operand is a memory address, or -1
+};
+
+inline constexpr uint32_t kNumInstructions = OPRIG_DSP_NUM_OPCODES;
+// Indexed by opcode (table.cpp).
+extern const Instruction kInstructions[kNumInstructions];
+
+// The instruction of an opcode (OPRIG_DSP_OP_*), or nullptr when unknown.
+inline const Instruction* instruction(uint32_t opcode) {
+  return opcode < kNumInstructions ? &kInstructions[opcode] : nullptr;
+}
+
+// Every instruction's semantics, defined across the ops_*.cpp files.
+#define OPRIG_HVX_DECLARE(name, shape, cls, assembly) void op_##name(Operands& o);
+OPRIG_DSP_INTRINSICS(OPRIG_HVX_DECLARE)
+#undef OPRIG_HVX_DECLARE
+
+// Defines the semantics of one intrinsic: OPRIG_HVX_OP(Q6_V_vzero) { ... }.
+#define OPRIG_HVX_OP(name) void op_##name([[maybe_unused]] Operands& o)
+
+}  // namespace oprig::hvx

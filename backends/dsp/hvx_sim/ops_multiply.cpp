@@ -1,0 +1,493 @@
+// Multiplies: widening products (even lanes to the low vector, odd lanes to
+// the high one), low-half (vmpyi) and high-half/fractional (vmpye, vmpyo)
+// products, dot products and reductions (vdmpy, vrmpy, vtmpy, vmpa, vdsad,
+// vrsad) and the piecewise-linear helpers (vlut4, vmpa/vmps with Rtt). Sums
+// are formed exactly in 64 bits, then wrapped or saturated to the lane as the
+// instruction says.
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <type_traits>
+
+#include "hvx_sim/lanes.hpp"
+#include "hvx_sim/lanewise.hpp"
+
+namespace oprig::hvx {
+namespace {
+
+using lanes::byte;
+using lanes::half;
+using lanes::sat;
+using lanes::ubyte;
+using lanes::uhalf;
+using lanes::wrap;
+
+// Dst[half][i] = acc + f(half, i) for both vectors of a pair of Dst lanes;
+// acc is the accumulator (a) when `accumulate`, else 0.
+template <typename Dst, typename F>
+void pair_result(Operands& o, bool accumulate, F f) {
+  for (size_t i = 0; i < kLanes<Dst>; ++i)
+    for (size_t h = 0; h < 2; ++h)
+      o.d.set<Dst>(h, i, wrap<Dst>((accumulate ? int64_t{o.a.get<Dst>(h, i)} : 0) + f(h, i)));
+}
+// Dst[i] = acc + f(i) over one vector.
+template <typename Dst, typename F>
+void vector_result(Operands& o, bool accumulate, F f) {
+  for (size_t i = 0; i < kLanes<Dst>; ++i)
+    o.d.set<Dst>(i, wrap<Dst>((accumulate ? int64_t{o.a.get<Dst>(i)} : 0) + f(i)));
+}
+// Dst[i] = sat(acc + f(i)).
+template <typename Dst, typename F>
+void vector_result_sat(Operands& o, bool accumulate, F f) {
+  for (size_t i = 0; i < kLanes<Dst>; ++i)
+    o.d.set<Dst>(i, sat<Dst>((accumulate ? int64_t{o.a.get<Dst>(i)} : 0) + f(i)));
+}
+// The source operands: right after the accumulator when there is one.
+inline const Reg& src1(const Operands& o, bool accumulate) { return accumulate ? o.b : o.a; }
+inline const Reg& src2(const Operands& o, bool accumulate) { return accumulate ? o.c : o.b; }
+
+// ---- widening multiplies: lane 2i + h of the sources -> vector h, lane i ----
+template <typename Wide, typename U, typename V>
+void widening_vv(Operands& o, bool acc) {
+  const Reg &u = src1(o, acc), &v = src2(o, acc);
+  pair_result<Wide>(o, acc, [&](size_t h, size_t i) {
+    return int64_t{u.get<U>(2 * i + h)} * int64_t{v.get<V>(2 * i + h)};
+  });
+}
+// Vu times a scalar: lane 2i + h meets element (2i + h) mod N of Rt.
+template <typename Wide, typename U, typename R>
+void widening_vr(Operands& o, bool acc) {
+  const Reg& u = src1(o, acc);
+  pair_result<Wide>(o, acc, [&](size_t h, size_t i) {
+    const size_t lane = 2 * i + h;
+    const int64_t r = sizeof(R) == 1 ? (std::is_signed_v<R> ? int64_t{byte(o.r, lane % 4)} : int64_t{ubyte(o.r, lane % 4)})
+                                     : (std::is_signed_v<R> ? int64_t{half(o.r, lane % 2)} : int64_t{uhalf(o.r, lane % 2)});
+    return int64_t{u.get<U>(lane)} * r;
+  });
+}
+
+// ---- 4-way reductions: word i = sum of bytes 4i..4i+3 times Rt's bytes or Vv's ----
+template <typename U, typename V>
+void rmpy_vv(Operands& o, bool acc) {
+  const Reg &u = src1(o, acc), &v = src2(o, acc);
+  vector_result<int32_t>(o, acc, [&](size_t i) {
+    int64_t sum = 0;
+    for (size_t k = 0; k < 4; ++k) sum += int64_t{u.get<U>(4 * i + k)} * int64_t{v.get<V>(4 * i + k)};
+    return sum;
+  });
+}
+template <typename U, bool SignedRt>
+void rmpy_vr(Operands& o, bool acc) {
+  const Reg& u = src1(o, acc);
+  vector_result<int32_t>(o, acc, [&](size_t i) {
+    int64_t sum = 0;
+    for (unsigned k = 0; k < 4; ++k)
+      sum += int64_t{u.get<U>(4 * i + k)} * (SignedRt ? int64_t{byte(o.r, k)} : int64_t{ubyte(o.r, k)});
+    return sum;
+  });
+}
+// Sliding-window form on a pair, #u1 selecting the window (vrmpy(Vuu, Rt, #u1)):
+// term(h, i, k) pairs a source byte with a coefficient byte as HVX defines it.
+template <bool SignedRt, typename Term>
+void rmpy_window(Operands& o, bool acc, Term term) {
+  const Reg& uu = src1(o, acc);
+  const unsigned imm = static_cast<unsigned>(o.s) & 1;
+  const auto coeff = [&](unsigned k) {
+    return SignedRt ? int64_t{byte(o.r, k & 3)} : int64_t{ubyte(o.r, k & 3)};
+  };
+  pair_result<int32_t>(o, acc, [&](size_t h, size_t i) {
+    // (source vector, byte, coefficient index) of the four terms, per HVX's vrmpy(Vuu,Rt,#u1).
+    const size_t sel = imm != 0 ? 1 : 0;
+    struct T { size_t vec, byte; unsigned coeff; };
+    const T lo[4] = {{sel, 0, 0u - imm}, {0, 1, 1u - imm}, {0, 2, 2u - imm}, {0, 3, 3u - imm}};
+    const T hi[4] = {{1, 0, 2u - imm}, {1, 1, 3u - imm}, {sel, 2, 0u - imm}, {0, 3, 1u - imm}};
+    const T* terms = h == 0 ? lo : hi;
+    int64_t sum = 0;
+    for (size_t k = 0; k < 4; ++k)
+      sum += term(uu.get<uint8_t>(terms[k].vec, 4 * i + terms[k].byte), coeff(terms[k].coeff));
+    return sum;
+  });
+}
+
+}  // namespace
+
+// ---- widening products ----
+OPRIG_HVX_OP(Q6_Wh_vmpy_VbVb) { widening_vv<int16_t, int8_t, int8_t>(o, false); }
+OPRIG_HVX_OP(Q6_Wh_vmpyacc_WhVbVb) { widening_vv<int16_t, int8_t, int8_t>(o, true); }
+OPRIG_HVX_OP(Q6_Wh_vmpy_VubVb) { widening_vv<int16_t, uint8_t, int8_t>(o, false); }
+OPRIG_HVX_OP(Q6_Wh_vmpyacc_WhVubVb) { widening_vv<int16_t, uint8_t, int8_t>(o, true); }
+OPRIG_HVX_OP(Q6_Wuh_vmpy_VubVub) { widening_vv<uint16_t, uint8_t, uint8_t>(o, false); }
+OPRIG_HVX_OP(Q6_Wuh_vmpyacc_WuhVubVub) { widening_vv<uint16_t, uint8_t, uint8_t>(o, true); }
+OPRIG_HVX_OP(Q6_Ww_vmpy_VhVh) { widening_vv<int32_t, int16_t, int16_t>(o, false); }
+OPRIG_HVX_OP(Q6_Ww_vmpyacc_WwVhVh) { widening_vv<int32_t, int16_t, int16_t>(o, true); }
+OPRIG_HVX_OP(Q6_Ww_vmpy_VhVuh) { widening_vv<int32_t, int16_t, uint16_t>(o, false); }
+OPRIG_HVX_OP(Q6_Ww_vmpyacc_WwVhVuh) { widening_vv<int32_t, int16_t, uint16_t>(o, true); }
+OPRIG_HVX_OP(Q6_Wuw_vmpy_VuhVuh) { widening_vv<uint32_t, uint16_t, uint16_t>(o, false); }
+OPRIG_HVX_OP(Q6_Wuw_vmpyacc_WuwVuhVuh) { widening_vv<uint32_t, uint16_t, uint16_t>(o, true); }
+OPRIG_HVX_OP(Q6_Wh_vmpy_VubRb) { widening_vr<int16_t, uint8_t, int8_t>(o, false); }
+OPRIG_HVX_OP(Q6_Wh_vmpyacc_WhVubRb) { widening_vr<int16_t, uint8_t, int8_t>(o, true); }
+OPRIG_HVX_OP(Q6_Wuh_vmpy_VubRub) { widening_vr<uint16_t, uint8_t, uint8_t>(o, false); }
+OPRIG_HVX_OP(Q6_Wuh_vmpyacc_WuhVubRub) { widening_vr<uint16_t, uint8_t, uint8_t>(o, true); }
+OPRIG_HVX_OP(Q6_Ww_vmpy_VhRh) { widening_vr<int32_t, int16_t, int16_t>(o, false); }
+OPRIG_HVX_OP(Q6_Ww_vmpyacc_WwVhRh) { widening_vr<int32_t, int16_t, int16_t>(o, true); }
+OPRIG_HVX_OP(Q6_Wuw_vmpy_VuhRuh) { widening_vr<uint32_t, uint16_t, uint16_t>(o, false); }
+OPRIG_HVX_OP(Q6_Wuw_vmpyacc_WuwVuhRuh) { widening_vr<uint32_t, uint16_t, uint16_t>(o, true); }
+OPRIG_HVX_OP(Q6_Ww_vmpyacc_WwVhRh_sat) {
+  for (size_t i = 0; i < kLanes<int32_t>; ++i)
+    for (size_t h = 0; h < 2; ++h)
+      o.d.set<int32_t>(h, i, sat<int32_t>(int64_t{o.a.get<int32_t>(h, i)} +
+                                          int64_t{o.b.get<int16_t>(2 * i + h)} * half(o.r, h)));
+}
+
+// ---- halfword products with <<1 and rounding: the high half of sat32(2*x*y (+0x8000)) ----
+namespace {
+int16_t fractional16(int64_t product, bool round) { return static_cast<int16_t>(sat<int32_t>(2 * product + (round ? 0x8000 : 0)) >> 16); }
+}  // namespace
+OPRIG_HVX_OP(Q6_Vh_vmpy_VhVh_s1_rnd_sat) {
+  map2<int16_t, int16_t>(o, [](int16_t x, int16_t y) { return fractional16(int64_t{x} * y, true); });
+}
+OPRIG_HVX_OP(Q6_Vh_vmpy_VhRh_s1_rnd_sat) {
+  for (size_t i = 0; i < kLanes<int16_t>; ++i)
+    o.d.set<int16_t>(i, fractional16(int64_t{o.a.get<int16_t>(i)} * half(o.r, i % 2), true));
+}
+OPRIG_HVX_OP(Q6_Vh_vmpy_VhRh_s1_sat) {
+  for (size_t i = 0; i < kLanes<int16_t>; ++i)
+    o.d.set<int16_t>(i, fractional16(int64_t{o.a.get<int16_t>(i)} * half(o.r, i % 2), false));
+}
+
+// ---- 32 x 16 products: even (vmpye/vmpyie, unsigned low half) and odd (vmpyo/vmpyio, signed high half) ----
+namespace {
+// The 32 products of Vu's words with a half of each word of Vv (64-bit, exact),
+// computed on local copies (the requantisation's hot path).
+enum class HalfOf { kEvenUnsigned, kEvenSigned, kOddSigned };
+void products32x16(const Reg& u, const Reg& v, HalfOf half, int64_t out[32]) {
+  int32_t w[32];
+  uint16_t h[64];
+  std::memcpy(w, u.bytes, kVectorBytes);
+  std::memcpy(h, v.bytes, kVectorBytes);
+  for (size_t i = 0; i < 32; ++i) {
+    const uint16_t raw = half == HalfOf::kOddSigned ? h[2 * i + 1] : h[2 * i];
+    const int64_t m = half == HalfOf::kEvenUnsigned ? int64_t{raw} : int64_t{static_cast<int16_t>(raw)};
+    out[i] = int64_t{w[i]} * m;
+  }
+}
+void store_words(const Reg& d, const int32_t words[32]) { std::memcpy(d.bytes, words, kVectorBytes); }
+}  // namespace
+OPRIG_HVX_OP(Q6_Vw_vmpye_VwVuh) {
+  int64_t p[32];
+  int32_t r[32];
+  products32x16(o.a, o.b, HalfOf::kEvenUnsigned, p);
+  for (size_t i = 0; i < 32; ++i) r[i] = static_cast<int32_t>(p[i] >> 16);  // |p| < 2^47: fits after >> 16
+  store_words(o.d, r);
+}
+OPRIG_HVX_OP(Q6_W_vmpye_VwVuh) {
+  int64_t p[32];
+  products32x16(o.a, o.b, HalfOf::kEvenUnsigned, p);
+  for (size_t i = 0; i < kLanes<int32_t>; ++i) {
+    o.d.set<int32_t>(1, i, wrap<int32_t>(p[i] >> 16));
+    o.d.set<int32_t>(0, i, wrap<int32_t>(static_cast<int64_t>(static_cast<uint64_t>(p[i]) << 16)));
+  }
+}
+// Vxx += vmpyo(Vu.w, Vv.h): the 64-bit accumulation that completes vmpye.
+OPRIG_HVX_OP(Q6_W_vmpyoacc_WVwVh) {
+  int64_t p[32];
+  products32x16(o.b, o.c, HalfOf::kOddSigned, p);
+  for (size_t i = 0; i < kLanes<int32_t>; ++i) {
+    const int64_t sum = p[i] + int64_t{o.a.get<int32_t>(1, i)};
+    const uint32_t lo = static_cast<uint32_t>(o.a.get<int32_t>(0, i));
+    o.d.set<int32_t>(1, i, wrap<int32_t>(sum >> 16));
+    o.d.set<uint32_t>(0, i, ((lo >> 16) & 0xFFFFu) | ((static_cast<uint32_t>(sum) & 0xFFFFu) << 16));
+  }
+}
+namespace {
+// Word i = wrap(acc_i + p_i) with acc from `acc` (or 0).
+void accumulate_words(const Reg& d, const Reg* acc, const int64_t p[32]) {
+  int32_t x[32] = {}, r[32];
+  if (acc != nullptr) std::memcpy(x, acc->bytes, kVectorBytes);
+  for (size_t i = 0; i < 32; ++i) r[i] = static_cast<int32_t>(static_cast<uint32_t>(x[i]) + static_cast<uint32_t>(p[i]));
+  store_words(d, r);
+}
+}  // namespace
+OPRIG_HVX_OP(Q6_Vw_vmpyie_VwVuh) {
+  int64_t p[32];
+  products32x16(o.a, o.b, HalfOf::kEvenUnsigned, p);
+  accumulate_words(o.d, nullptr, p);
+}
+OPRIG_HVX_OP(Q6_Vw_vmpyieacc_VwVwVuh) {
+  int64_t p[32];
+  products32x16(o.b, o.c, HalfOf::kEvenUnsigned, p);
+  accumulate_words(o.d, &o.a, p);
+}
+OPRIG_HVX_OP(Q6_Vw_vmpyieacc_VwVwVh) {
+  int64_t p[32];
+  products32x16(o.b, o.c, HalfOf::kEvenSigned, p);
+  accumulate_words(o.d, &o.a, p);
+}
+OPRIG_HVX_OP(Q6_Vw_vmpyio_VwVh) {
+  int64_t p[32];
+  products32x16(o.a, o.b, HalfOf::kOddSigned, p);
+  accumulate_words(o.d, nullptr, p);
+}
+// vmpyieo: (even half of Vu * odd half of Vv) << 16, the cross term of a 32 x 32 low product.
+OPRIG_HVX_OP(Q6_Vw_vmpyieo_VhVh) {
+  int16_t u[64], v[64];
+  int32_t r[32];
+  std::memcpy(u, o.a.bytes, kVectorBytes);
+  std::memcpy(v, o.b.bytes, kVectorBytes);
+  for (size_t i = 0; i < 32; ++i) r[i] = static_cast<int32_t>(static_cast<uint32_t>(int32_t{u[2 * i]} * v[2 * i + 1]) << 16);
+  store_words(o.d, r);
+}
+// vmpyo(Vu.w, Vv.h):<<1(:rnd):sat(:shift): the high word of 2 * (Vx + Vu * Vv.h_odd)
+// / 2^16, saturated; :rnd rounds the last bit.
+namespace {
+void mpyo(const Reg& d, const Reg* acc, const int64_t p[32], bool round) {
+  int32_t x[32] = {}, r[32];
+  if (acc != nullptr) std::memcpy(x, acc->bytes, kVectorBytes);
+  for (size_t i = 0; i < 32; ++i) r[i] = sat<int32_t>((((int64_t{x[i]} + p[i]) >> 14) + (round ? 1 : 0)) >> 1);
+  store_words(d, r);
+}
+}  // namespace
+OPRIG_HVX_OP(Q6_Vw_vmpyo_VwVh_s1_sat) {
+  int64_t p[32];
+  products32x16(o.a, o.b, HalfOf::kOddSigned, p);
+  mpyo(o.d, nullptr, p, false);
+}
+OPRIG_HVX_OP(Q6_Vw_vmpyo_VwVh_s1_rnd_sat) {
+  int64_t p[32];
+  products32x16(o.a, o.b, HalfOf::kOddSigned, p);
+  mpyo(o.d, nullptr, p, true);
+}
+OPRIG_HVX_OP(Q6_Vw_vmpyoacc_VwVwVh_s1_sat_shift) {
+  int64_t p[32];
+  products32x16(o.b, o.c, HalfOf::kOddSigned, p);
+  mpyo(o.d, &o.a, p, false);
+}
+OPRIG_HVX_OP(Q6_Vw_vmpyoacc_VwVwVh_s1_rnd_sat_shift) {
+  int64_t p[32];
+  products32x16(o.b, o.c, HalfOf::kOddSigned, p);
+  mpyo(o.d, &o.a, p, true);
+}
+// vmpye(Vu.uh, Rt.uh): even unsigned halves times Rt's low half.
+OPRIG_HVX_OP(Q6_Vuw_vmpye_VuhRuh) {
+  vector_result<uint32_t>(o, false, [&](size_t i) { return int64_t{o.a.get<uint16_t>(2 * i)} * uhalf(o.r, 0); });
+}
+OPRIG_HVX_OP(Q6_Vuw_vmpyeacc_VuwVuhRuh) {
+  vector_result<uint32_t>(o, true, [&](size_t i) { return int64_t{o.b.get<uint16_t>(2 * i)} * uhalf(o.r, 0); });
+}
+
+// ---- low-half products (vmpyi) ----
+OPRIG_HVX_OP(Q6_Vh_vmpyi_VhVh) { vector_result<int16_t>(o, false, [&](size_t i) { return int64_t{o.a.get<int16_t>(i)} * o.b.get<int16_t>(i); }); }
+OPRIG_HVX_OP(Q6_Vh_vmpyiacc_VhVhVh) { vector_result<int16_t>(o, true, [&](size_t i) { return int64_t{o.b.get<int16_t>(i)} * o.c.get<int16_t>(i); }); }
+OPRIG_HVX_OP(Q6_Vh_vmpyi_VhRb) { vector_result<int16_t>(o, false, [&](size_t i) { return int64_t{o.a.get<int16_t>(i)} * byte(o.r, i % 4); }); }
+OPRIG_HVX_OP(Q6_Vh_vmpyiacc_VhVhRb) { vector_result<int16_t>(o, true, [&](size_t i) { return int64_t{o.b.get<int16_t>(i)} * byte(o.r, i % 4); }); }
+OPRIG_HVX_OP(Q6_Vw_vmpyi_VwRb) { vector_result<int32_t>(o, false, [&](size_t i) { return int64_t{o.a.get<int32_t>(i)} * byte(o.r, i % 4); }); }
+OPRIG_HVX_OP(Q6_Vw_vmpyiacc_VwVwRb) { vector_result<int32_t>(o, true, [&](size_t i) { return int64_t{o.b.get<int32_t>(i)} * byte(o.r, i % 4); }); }
+OPRIG_HVX_OP(Q6_Vw_vmpyi_VwRub) { vector_result<int32_t>(o, false, [&](size_t i) { return int64_t{o.a.get<int32_t>(i)} * ubyte(o.r, i % 4); }); }
+OPRIG_HVX_OP(Q6_Vw_vmpyiacc_VwVwRub) { vector_result<int32_t>(o, true, [&](size_t i) { return int64_t{o.b.get<int32_t>(i)} * ubyte(o.r, i % 4); }); }
+OPRIG_HVX_OP(Q6_Vw_vmpyi_VwRh) { vector_result<int32_t>(o, false, [&](size_t i) { return int64_t{o.a.get<int32_t>(i)} * half(o.r, i % 2); }); }
+OPRIG_HVX_OP(Q6_Vw_vmpyiacc_VwVwRh) { vector_result<int32_t>(o, true, [&](size_t i) { return int64_t{o.b.get<int32_t>(i)} * half(o.r, i % 2); }); }
+
+// ---- 2-way dot products (vdmpy) ----
+// Lane i of the result sums source lanes 2i and 2i+1 times Rt's elements (2i) mod N, (2i+1) mod N.
+OPRIG_HVX_OP(Q6_Vh_vdmpy_VubRb) {
+  vector_result<int16_t>(o, false, [&](size_t i) {
+    return int64_t{o.a.get<uint8_t>(2 * i)} * byte(o.r, 2 * i) + int64_t{o.a.get<uint8_t>(2 * i + 1)} * byte(o.r, 2 * i + 1);
+  });
+}
+OPRIG_HVX_OP(Q6_Vh_vdmpyacc_VhVubRb) {
+  vector_result<int16_t>(o, true, [&](size_t i) {
+    return int64_t{o.b.get<uint8_t>(2 * i)} * byte(o.r, 2 * i) + int64_t{o.b.get<uint8_t>(2 * i + 1)} * byte(o.r, 2 * i + 1);
+  });
+}
+OPRIG_HVX_OP(Q6_Vw_vdmpy_VhRb) {
+  vector_result<int32_t>(o, false, [&](size_t i) {
+    return int64_t{o.a.get<int16_t>(2 * i)} * byte(o.r, 2 * i) + int64_t{o.a.get<int16_t>(2 * i + 1)} * byte(o.r, 2 * i + 1);
+  });
+}
+OPRIG_HVX_OP(Q6_Vw_vdmpyacc_VwVhRb) {
+  vector_result<int32_t>(o, true, [&](size_t i) {
+    return int64_t{o.b.get<int16_t>(2 * i)} * byte(o.r, 2 * i) + int64_t{o.b.get<int16_t>(2 * i + 1)} * byte(o.r, 2 * i + 1);
+  });
+}
+// The sliding-window pair forms: the high vector's lane i straddles the two vectors.
+OPRIG_HVX_OP(Q6_Wh_vdmpy_WubRb) {
+  pair_result<int16_t>(o, false, [&](size_t h, size_t i) {
+    const int64_t x = o.a.get<uint8_t>(0, 2 * i + h), y = h == 0 ? o.a.get<uint8_t>(0, 2 * i + 1) : o.a.get<uint8_t>(1, 2 * i);
+    return x * byte(o.r, 2 * i) + y * byte(o.r, 2 * i + 1);
+  });
+}
+OPRIG_HVX_OP(Q6_Wh_vdmpyacc_WhWubRb) {
+  pair_result<int16_t>(o, true, [&](size_t h, size_t i) {
+    const int64_t x = o.b.get<uint8_t>(0, 2 * i + h), y = h == 0 ? o.b.get<uint8_t>(0, 2 * i + 1) : o.b.get<uint8_t>(1, 2 * i);
+    return x * byte(o.r, 2 * i) + y * byte(o.r, 2 * i + 1);
+  });
+}
+OPRIG_HVX_OP(Q6_Ww_vdmpy_WhRb) {
+  pair_result<int32_t>(o, false, [&](size_t h, size_t i) {
+    const int64_t x = o.a.get<int16_t>(0, 2 * i + h), y = h == 0 ? o.a.get<int16_t>(0, 2 * i + 1) : o.a.get<int16_t>(1, 2 * i);
+    return x * byte(o.r, 2 * i) + y * byte(o.r, 2 * i + 1);
+  });
+}
+OPRIG_HVX_OP(Q6_Ww_vdmpyacc_WwWhRb) {
+  pair_result<int32_t>(o, true, [&](size_t h, size_t i) {
+    const int64_t x = o.b.get<int16_t>(0, 2 * i + h), y = h == 0 ? o.b.get<int16_t>(0, 2 * i + 1) : o.b.get<int16_t>(1, 2 * i);
+    return x * byte(o.r, 2 * i) + y * byte(o.r, 2 * i + 1);
+  });
+}
+namespace {
+// Word i = sat(acc + Vu.h[2i] * c0 + Vu.h[2i+1] * c1).
+template <typename Coeff>
+void dmpy_sat(Operands& o, bool acc, Coeff c0, Coeff c1) {
+  const Reg& u = src1(o, acc);
+  vector_result_sat<int32_t>(o, acc, [&](size_t i) {
+    return int64_t{u.get<int16_t>(2 * i)} * c0 + int64_t{u.get<int16_t>(2 * i + 1)} * c1;
+  });
+}
+// The pair form: Vuu.v[0].h[2i+1] * c0 + Vuu.v[1].h[2i] * c1.
+template <typename Coeff>
+void dmpy_pair_sat(Operands& o, bool acc, Coeff c0, Coeff c1) {
+  const Reg& u = src1(o, acc);
+  vector_result_sat<int32_t>(o, acc, [&](size_t i) {
+    return int64_t{u.get<int16_t>(0, 2 * i + 1)} * c0 + int64_t{u.get<int16_t>(1, 2 * i)} * c1;
+  });
+}
+}  // namespace
+OPRIG_HVX_OP(Q6_Vw_vdmpy_VhRh_sat) { dmpy_sat(o, false, half(o.r, 0), half(o.r, 1)); }
+OPRIG_HVX_OP(Q6_Vw_vdmpyacc_VwVhRh_sat) { dmpy_sat(o, true, half(o.r, 0), half(o.r, 1)); }
+OPRIG_HVX_OP(Q6_Vw_vdmpy_VhRuh_sat) { dmpy_sat(o, false, uhalf(o.r, 0), uhalf(o.r, 1)); }
+OPRIG_HVX_OP(Q6_Vw_vdmpyacc_VwVhRuh_sat) { dmpy_sat(o, true, uhalf(o.r, 0), uhalf(o.r, 1)); }
+OPRIG_HVX_OP(Q6_Vw_vdmpy_WhRh_sat) { dmpy_pair_sat(o, false, half(o.r, 0), half(o.r, 1)); }
+OPRIG_HVX_OP(Q6_Vw_vdmpyacc_VwWhRh_sat) { dmpy_pair_sat(o, true, half(o.r, 0), half(o.r, 1)); }
+OPRIG_HVX_OP(Q6_Vw_vdmpy_WhRuh_sat) { dmpy_pair_sat(o, false, uhalf(o.r, 0), uhalf(o.r, 1)); }
+OPRIG_HVX_OP(Q6_Vw_vdmpyacc_VwWhRuh_sat) { dmpy_pair_sat(o, true, uhalf(o.r, 0), uhalf(o.r, 1)); }
+OPRIG_HVX_OP(Q6_Vw_vdmpy_VhVh_sat) {
+  vector_result_sat<int32_t>(o, false, [&](size_t i) {
+    return int64_t{o.a.get<int16_t>(2 * i)} * o.b.get<int16_t>(2 * i) + int64_t{o.a.get<int16_t>(2 * i + 1)} * o.b.get<int16_t>(2 * i + 1);
+  });
+}
+OPRIG_HVX_OP(Q6_Vw_vdmpyacc_VwVhVh_sat) {
+  vector_result_sat<int32_t>(o, true, [&](size_t i) {
+    return int64_t{o.b.get<int16_t>(2 * i)} * o.c.get<int16_t>(2 * i) + int64_t{o.b.get<int16_t>(2 * i + 1)} * o.c.get<int16_t>(2 * i + 1);
+  });
+}
+
+// ---- sums of absolute differences ----
+namespace {
+void dsad(Operands& o, bool acc) {
+  const Reg& u = src1(o, acc);
+  pair_result<uint32_t>(o, acc, [&](size_t h, size_t i) {
+    const int64_t x = u.get<uint16_t>(0, 2 * i + h), y = h == 0 ? u.get<uint16_t>(0, 2 * i + 1) : u.get<uint16_t>(1, 2 * i);
+    return std::llabs(x - uhalf(o.r, 0)) + std::llabs(y - uhalf(o.r, 1));
+  });
+}
+}  // namespace
+OPRIG_HVX_OP(Q6_Wuw_vdsad_WuhRuh) { dsad(o, false); }
+OPRIG_HVX_OP(Q6_Wuw_vdsadacc_WuwWuhRuh) { dsad(o, true); }
+
+// ---- 4-way reductions ----
+OPRIG_HVX_OP(Q6_Vw_vrmpy_VbVb) { rmpy_vv<int8_t, int8_t>(o, false); }
+OPRIG_HVX_OP(Q6_Vw_vrmpyacc_VwVbVb) { rmpy_vv<int8_t, int8_t>(o, true); }
+OPRIG_HVX_OP(Q6_Vw_vrmpy_VubVb) { rmpy_vv<uint8_t, int8_t>(o, false); }
+OPRIG_HVX_OP(Q6_Vw_vrmpyacc_VwVubVb) { rmpy_vv<uint8_t, int8_t>(o, true); }
+OPRIG_HVX_OP(Q6_Vuw_vrmpy_VubVub) { rmpy_vv<uint8_t, uint8_t>(o, false); }
+OPRIG_HVX_OP(Q6_Vuw_vrmpyacc_VuwVubVub) { rmpy_vv<uint8_t, uint8_t>(o, true); }
+OPRIG_HVX_OP(Q6_Vw_vrmpy_VubRb) { rmpy_vr<uint8_t, true>(o, false); }
+OPRIG_HVX_OP(Q6_Vw_vrmpyacc_VwVubRb) { rmpy_vr<uint8_t, true>(o, true); }
+OPRIG_HVX_OP(Q6_Vuw_vrmpy_VubRub) { rmpy_vr<uint8_t, false>(o, false); }
+OPRIG_HVX_OP(Q6_Vuw_vrmpyacc_VuwVubRub) { rmpy_vr<uint8_t, false>(o, true); }
+namespace {
+constexpr auto kProduct = [](uint8_t x, int64_t c) { return int64_t{x} * c; };
+constexpr auto kAbsDiff = [](uint8_t x, int64_t c) { return std::llabs(int64_t{x} - c); };
+}  // namespace
+OPRIG_HVX_OP(Q6_Ww_vrmpy_WubRbI) { rmpy_window<true>(o, false, kProduct); }
+OPRIG_HVX_OP(Q6_Ww_vrmpyacc_WwWubRbI) { rmpy_window<true>(o, true, kProduct); }
+OPRIG_HVX_OP(Q6_Wuw_vrmpy_WubRubI) { rmpy_window<false>(o, false, kProduct); }
+OPRIG_HVX_OP(Q6_Wuw_vrmpyacc_WuwWubRubI) { rmpy_window<false>(o, true, kProduct); }
+OPRIG_HVX_OP(Q6_Wuw_vrsad_WubRubI) { rmpy_window<false>(o, false, kAbsDiff); }
+OPRIG_HVX_OP(Q6_Wuw_vrsadacc_WuwWubRubI) { rmpy_window<false>(o, true, kAbsDiff); }
+
+// ---- 3-tap filters (vtmpy): x0*c0 + x1*c1 + x2 over a sliding window of the pair ----
+namespace {
+template <typename Wide, typename Narrow>
+void tmpy(Operands& o, bool acc) {
+  const Reg& u = src1(o, acc);
+  pair_result<Wide>(o, acc, [&](size_t h, size_t i) {
+    const int64_t x0 = u.get<Narrow>(0, 2 * i + h);
+    const int64_t x1 = h == 0 ? u.get<Narrow>(0, 2 * i + 1) : u.get<Narrow>(1, 2 * i);
+    const int64_t x2 = u.get<Narrow>(1, 2 * i + h);
+    return x0 * byte(o.r, 2 * i) + x1 * byte(o.r, 2 * i + 1) + x2;
+  });
+}
+}  // namespace
+OPRIG_HVX_OP(Q6_Wh_vtmpy_WbRb) { tmpy<int16_t, int8_t>(o, false); }
+OPRIG_HVX_OP(Q6_Wh_vtmpyacc_WhWbRb) { tmpy<int16_t, int8_t>(o, true); }
+OPRIG_HVX_OP(Q6_Wh_vtmpy_WubRb) { tmpy<int16_t, uint8_t>(o, false); }
+OPRIG_HVX_OP(Q6_Wh_vtmpyacc_WhWubRb) { tmpy<int16_t, uint8_t>(o, true); }
+OPRIG_HVX_OP(Q6_Ww_vtmpy_WhRb) { tmpy<int32_t, int16_t>(o, false); }
+OPRIG_HVX_OP(Q6_Ww_vtmpyacc_WwWhRb) { tmpy<int32_t, int16_t>(o, true); }
+
+// ---- vmpa: two vertically adjacent rows (the pair's vectors) times two coefficients ----
+namespace {
+// Result lane i of vector h: Vuu.v[0] lane 2i+h times c(2h), Vuu.v[1] lane 2i+h times c(2h+1).
+template <typename Wide, typename Narrow, typename Coeff>
+void mpa(Operands& o, bool acc, Coeff coeff) {
+  const Reg& u = src1(o, acc);
+  pair_result<Wide>(o, acc, [&](size_t h, size_t i) {
+    return int64_t{u.get<Narrow>(0, 2 * i + h)} * coeff(2 * h) + int64_t{u.get<Narrow>(1, 2 * i + h)} * coeff(2 * h + 1);
+  });
+}
+}  // namespace
+OPRIG_HVX_OP(Q6_Wh_vmpa_WubRb) { mpa<int16_t, uint8_t>(o, false, [&](size_t k) { return int64_t{byte(o.r, k)}; }); }
+OPRIG_HVX_OP(Q6_Wh_vmpaacc_WhWubRb) { mpa<int16_t, uint8_t>(o, true, [&](size_t k) { return int64_t{byte(o.r, k)}; }); }
+OPRIG_HVX_OP(Q6_Wh_vmpa_WubRub) { mpa<uint16_t, uint8_t>(o, false, [&](size_t k) { return int64_t{ubyte(o.r, k)}; }); }
+OPRIG_HVX_OP(Q6_Wh_vmpaacc_WhWubRub) { mpa<uint16_t, uint8_t>(o, true, [&](size_t k) { return int64_t{ubyte(o.r, k)}; }); }
+OPRIG_HVX_OP(Q6_Ww_vmpa_WhRb) { mpa<int32_t, int16_t>(o, false, [&](size_t k) { return int64_t{byte(o.r, k)}; }); }
+OPRIG_HVX_OP(Q6_Ww_vmpaacc_WwWhRb) { mpa<int32_t, int16_t>(o, true, [&](size_t k) { return int64_t{byte(o.r, k)}; }); }
+OPRIG_HVX_OP(Q6_Ww_vmpa_WuhRb) { mpa<int32_t, uint16_t>(o, false, [&](size_t k) { return int64_t{byte(o.r, k)}; }); }
+OPRIG_HVX_OP(Q6_Ww_vmpaacc_WwWuhRb) { mpa<int32_t, uint16_t>(o, true, [&](size_t k) { return int64_t{byte(o.r, k)}; }); }
+// Vector coefficients: lane 2i+h of each row times the same lane of Vvv's rows.
+OPRIG_HVX_OP(Q6_Wh_vmpa_WubWb) {
+  pair_result<int16_t>(o, false, [&](size_t h, size_t i) {
+    return int64_t{o.a.get<uint8_t>(0, 2 * i + h)} * o.b.get<int8_t>(0, 2 * i + h) +
+           int64_t{o.a.get<uint8_t>(1, 2 * i + h)} * o.b.get<int8_t>(1, 2 * i + h);
+  });
+}
+OPRIG_HVX_OP(Q6_Wh_vmpa_WubWub) {
+  pair_result<int16_t>(o, false, [&](size_t h, size_t i) {
+    return int64_t{o.a.get<uint8_t>(0, 2 * i + h)} * o.b.get<uint8_t>(0, 2 * i + h) +
+           int64_t{o.a.get<uint8_t>(1, 2 * i + h)} * o.b.get<uint8_t>(1, 2 * i + h);
+  });
+}
+
+// ---- piecewise-linear helpers: the top two bits of Vu pick one of Rtt's four halves ----
+namespace {
+unsigned segment(uint16_t u) { return (u >> 14) & 3u; }
+}  // namespace
+OPRIG_HVX_OP(Q6_Vh_vlut4_VuhPh) {
+  map1<int16_t, uint16_t>(o, [&](uint16_t u) { return lanes::half64(o.r, o.s, segment(u)); });
+}
+OPRIG_HVX_OP(Q6_Vh_vmpa_VhVhVhPh_sat) {
+  for (size_t i = 0; i < kLanes<int16_t>; ++i) {
+    const int16_t x = o.a.get<int16_t>(i), u = o.b.get<int16_t>(i);
+    const int64_t c = int64_t{lanes::half64(o.r, o.s, segment(static_cast<uint16_t>(u)))} * 32768;
+    o.d.set<int16_t>(i, sat<int16_t>((2 * int64_t{x} * u + c) >> 16));
+  }
+}
+OPRIG_HVX_OP(Q6_Vh_vmpa_VhVhVuhPuh_sat) {
+  for (size_t i = 0; i < kLanes<int16_t>; ++i) {
+    const int16_t x = o.a.get<int16_t>(i);
+    const uint16_t u = o.b.get<uint16_t>(i);
+    const int64_t c = int64_t{lanes::uhalf64(o.r, o.s, segment(u))} * 32768;
+    o.d.set<int16_t>(i, sat<int16_t>((int64_t{x} * u + c) >> 16));
+  }
+}
+OPRIG_HVX_OP(Q6_Vh_vmps_VhVhVuhPuh_sat) {
+  for (size_t i = 0; i < kLanes<int16_t>; ++i) {
+    const int16_t x = o.a.get<int16_t>(i);
+    const uint16_t u = o.b.get<uint16_t>(i);
+    const int64_t c = int64_t{lanes::uhalf64(o.r, o.s, segment(u))} * 32768;
+    o.d.set<int16_t>(i, sat<int16_t>((int64_t{x} * u - c) >> 16));
+  }
+}
+
+}  // namespace oprig::hvx

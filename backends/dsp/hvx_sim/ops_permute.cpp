@@ -1,0 +1,252 @@
+// The permute network: alignment and rotation, shuffles and deals (byte and
+// halfword interleave/deinterleave, the in-place 2x2 transposes of
+// vshuff/vdeal with a control word), the Benes networks vdelta/vrdelta, sign
+// and zero extension, unpacking, and the table lookups vlut32 and vlut16.
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <utility>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+#include "hvx_sim/lanes.hpp"
+#include "hvx_sim/lanewise.hpp"
+
+namespace oprig::hvx {
+namespace {
+
+constexpr size_t N = kVectorBytes;
+
+// valign: byte i of the result is byte i + shift of the 256-byte Vu:Vv (Vv low).
+void align(Operands& o, size_t shift) {
+  for (size_t i = 0; i < N; ++i) o.d.bytes[i] = i + shift >= N ? o.a.bytes[i + shift - N] : o.b.bytes[i + shift];
+}
+
+}  // namespace
+
+OPRIG_HVX_OP(Q6_V_valign_VVR) { align(o, static_cast<uint32_t>(o.r) & (N - 1)); }
+OPRIG_HVX_OP(Q6_V_valign_VVI) { align(o, static_cast<uint32_t>(o.r) & 7); }
+OPRIG_HVX_OP(Q6_V_vlalign_VVR) { align(o, N - (static_cast<uint32_t>(o.r) & (N - 1))); }
+OPRIG_HVX_OP(Q6_V_vlalign_VVI) { align(o, N - (static_cast<uint32_t>(o.r) & 7)); }
+OPRIG_HVX_OP(Q6_V_vror_VR) {
+  for (size_t k = 0; k < N; ++k) o.d.bytes[k] = o.a.bytes[(k + static_cast<uint32_t>(o.r)) & (N - 1)];
+}
+
+// vshuff/vdeal(Vu, Vv, Rt): from Vv (low) and Vu (high), for each bit of Rt
+// (ascending for shuff, descending for deal) swap the high vector's byte k
+// with the low vector's byte k + bit, for every k without that bit.
+OPRIG_HVX_OP(Q6_W_vshuff_VVR) {
+  std::memcpy(o.d.bytes, o.b.bytes, N);
+  std::memcpy(o.d.bytes + N, o.a.bytes, N);
+  for (size_t offset = 1; offset < N; offset <<= 1)
+    if ((static_cast<uint32_t>(o.r) & offset) != 0)
+      for (size_t k = 0; k < N; ++k)
+        if ((k & offset) == 0) std::swap(o.d.bytes[N + k], o.d.bytes[k + offset]);
+}
+OPRIG_HVX_OP(Q6_W_vdeal_VVR) {
+  std::memcpy(o.d.bytes, o.b.bytes, N);
+  std::memcpy(o.d.bytes + N, o.a.bytes, N);
+  for (size_t offset = N >> 1; offset > 0; offset >>= 1)
+    if ((static_cast<uint32_t>(o.r) & offset) != 0)
+      for (size_t k = 0; k < N; ++k)
+        if ((k & offset) == 0) std::swap(o.d.bytes[N + k], o.d.bytes[k + offset]);
+}
+// Deal: even elements to the first half, odd ones to the second.
+OPRIG_HVX_OP(Q6_Vb_vdeal_Vb) {
+  for (size_t i = 0; i < N / 2; ++i) {
+    o.d.bytes[i] = o.a.bytes[2 * i];
+    o.d.bytes[i + N / 2] = o.a.bytes[2 * i + 1];
+  }
+}
+OPRIG_HVX_OP(Q6_Vh_vdeal_Vh) {
+  for (size_t i = 0; i < N / 4; ++i) {
+    o.d.set<uint16_t>(i, o.a.get<uint16_t>(2 * i));
+    o.d.set<uint16_t>(i + N / 4, o.a.get<uint16_t>(2 * i + 1));
+  }
+}
+// vdeale(Vu, Vv): bytes 0 and 2 of each word, Vv's then Vu's.
+OPRIG_HVX_OP(Q6_Vb_vdeale_VbVb) {
+  for (size_t i = 0; i < N / 4; ++i) {
+    o.d.bytes[i] = o.b.bytes[4 * i];
+    o.d.bytes[N / 4 + i] = o.b.bytes[4 * i + 2];
+    o.d.bytes[N / 2 + i] = o.a.bytes[4 * i];
+    o.d.bytes[3 * N / 4 + i] = o.a.bytes[4 * i + 2];
+  }
+}
+// Shuffle: the inverse of deal, interleaving the two halves.
+OPRIG_HVX_OP(Q6_Vb_vshuff_Vb) {
+  for (size_t i = 0; i < N / 2; ++i) {
+    o.d.bytes[2 * i] = o.a.bytes[i];
+    o.d.bytes[2 * i + 1] = o.a.bytes[i + N / 2];
+  }
+}
+OPRIG_HVX_OP(Q6_Vh_vshuff_Vh) {
+  for (size_t i = 0; i < N / 4; ++i) {
+    o.d.set<uint16_t>(2 * i, o.a.get<uint16_t>(i));
+    o.d.set<uint16_t>(2 * i + 1, o.a.get<uint16_t>(i + N / 4));
+  }
+}
+// vshuffe/vshuffo(Vu, Vv): the even (odd) elements of Vv and Vu, interleaved.
+template <typename Lane>
+void shuffle_eo(Operands& o, size_t odd, size_t dst_half = 0) {
+  for (size_t i = 0; i < kLanes<Lane> / 2; ++i) {
+    o.d.set<Lane>(dst_half, 2 * i, o.b.get<Lane>(2 * i + odd));
+    o.d.set<Lane>(dst_half, 2 * i + 1, o.a.get<Lane>(2 * i + odd));
+  }
+}
+OPRIG_HVX_OP(Q6_Vb_vshuffe_VbVb) { shuffle_eo<uint8_t>(o, 0); }
+OPRIG_HVX_OP(Q6_Vb_vshuffo_VbVb) { shuffle_eo<uint8_t>(o, 1); }
+OPRIG_HVX_OP(Q6_Vh_vshuffe_VhVh) { shuffle_eo<uint16_t>(o, 0); }
+OPRIG_HVX_OP(Q6_Vh_vshuffo_VhVh) { shuffle_eo<uint16_t>(o, 1); }
+OPRIG_HVX_OP(Q6_Wb_vshuffoe_VbVb) {
+  shuffle_eo<uint8_t>(o, 0, 0);
+  shuffle_eo<uint8_t>(o, 1, 1);
+}
+OPRIG_HVX_OP(Q6_Wh_vshuffoe_VhVh) {
+  shuffle_eo<uint16_t>(o, 0, 0);
+  shuffle_eo<uint16_t>(o, 1, 1);
+}
+
+// vsxt/vzxt: even lanes widened into the low vector, odd ones into the high.
+template <typename Wide, typename Narrow>
+void extend_even_odd(Operands& o) {
+  for (size_t i = 0; i < kLanes<Wide>; ++i)
+    for (size_t h = 0; h < 2; ++h) o.d.set<Wide>(h, i, static_cast<Wide>(o.a.get<Narrow>(2 * i + h)));
+}
+OPRIG_HVX_OP(Q6_Wh_vsxt_Vb) { extend_even_odd<int16_t, int8_t>(o); }
+OPRIG_HVX_OP(Q6_Ww_vsxt_Vh) { extend_even_odd<int32_t, int16_t>(o); }
+OPRIG_HVX_OP(Q6_Wuh_vzxt_Vub) { extend_even_odd<uint16_t, uint8_t>(o); }
+OPRIG_HVX_OP(Q6_Wuw_vzxt_Vuh) { extend_even_odd<uint32_t, uint16_t>(o); }
+// vunpack: in order, lane i of the source to lane i of the whole pair.
+template <typename Wide, typename Narrow>
+void unpack(Operands& o) {
+  for (size_t i = 0; i < kLanes<Narrow>; ++i) o.d.set<Wide>(i, static_cast<Wide>(o.a.get<Narrow>(i)));
+}
+OPRIG_HVX_OP(Q6_Wh_vunpack_Vb) { unpack<int16_t, int8_t>(o); }
+OPRIG_HVX_OP(Q6_Ww_vunpack_Vh) { unpack<int32_t, int16_t>(o); }
+OPRIG_HVX_OP(Q6_Wuh_vunpack_Vub) { unpack<uint16_t, uint8_t>(o); }
+OPRIG_HVX_OP(Q6_Wuw_vunpack_Vuh) { unpack<uint32_t, uint16_t>(o); }
+// Vxx |= vunpacko(Vu): lane i of Vu into the upper half of the pair's lane i.
+OPRIG_HVX_OP(Q6_Wh_vunpackoor_WhVb) {
+  for (size_t i = 0; i < kLanes<uint8_t>; ++i)
+    o.d.set<uint16_t>(i, static_cast<uint16_t>(o.a.get<uint16_t>(i) | (uint32_t{o.b.get<uint8_t>(i)} << 8)));
+}
+OPRIG_HVX_OP(Q6_Ww_vunpackoor_WwVh) {
+  for (size_t i = 0; i < kLanes<uint16_t>; ++i)
+    o.d.set<uint32_t>(i, o.a.get<uint32_t>(i) | (uint32_t{o.b.get<uint16_t>(i)} << 16));
+}
+
+// Benes networks: at each stage byte k takes byte k ^ offset where Vv's byte k has that bit.
+namespace {
+template <bool Forward>
+void delta(Operands& o) {
+  uint8_t tmp[N];
+  std::memcpy(tmp, o.a.bytes, N);
+  for (size_t step = 0; step < 7; ++step) {
+    const size_t offset = Forward ? size_t{1} << step : N >> (step + 1);
+    for (size_t k = 0; k < N; ++k) o.d.bytes[k] = (o.b.bytes[k] & offset) != 0 ? tmp[k ^ offset] : tmp[k];
+    std::memcpy(tmp, o.d.bytes, N);
+  }
+}
+}  // namespace
+OPRIG_HVX_OP(Q6_V_vdelta_VV) { delta<false>(o); }
+OPRIG_HVX_OP(Q6_V_vrdelta_VV) { delta<true>(o); }
+
+// ---- table lookups ----
+// vlut32(Vu, Vv, Rt): Rt selects one of eight 32-entry segments (bits 2..0);
+// an index in that segment reads byte (Rt >> 1) & 1 of halfword index mod 64
+// of the table vector Vv, any other index gives 0 (:nomatch: every index
+// reads the segment, its low five bits picking the entry).
+namespace {
+
+// d[i] |= column[entry(i) & 63] where idx[i] hits the segment: the lookup
+// all vlut32 forms share, 128 bytes. The x86 version does 16 bytes at a time
+// with pshufb (four 16-entry tables) where the CPU has SSSE3; the same
+// result either way.
+void lookup64_portable(const uint8_t column[64], const uint8_t* idx, uint32_t segment, bool nomatch, uint8_t* d) {
+  for (size_t i = 0; i < N; ++i) {
+    const uint32_t entry = nomatch ? (idx[i] & 0x1Fu) | (segment << 5) : idx[i];
+    const uint8_t hit = nomatch || (idx[i] >> 5) == segment ? 0xFF : 0x00;
+    d[i] = static_cast<uint8_t>(d[i] | (column[entry & 63] & hit));
+  }
+}
+
+#if defined(__x86_64__)
+__attribute__((target("ssse3"))) void lookup64_ssse3(const uint8_t column[64], const uint8_t* idx, uint32_t segment,
+                                                     bool nomatch, uint8_t* d) {
+  __m128i tables[4];
+  for (int k = 0; k < 4; ++k) tables[k] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(column + 16 * k));
+  const __m128i low5 = _mm_set1_epi8(0x1F), high3 = _mm_set1_epi8(static_cast<char>(0xE0));
+  const __m128i low4 = _mm_set1_epi8(0x0F), quarter = _mm_set1_epi8(0x30);
+  const __m128i seg_bits = _mm_set1_epi8(static_cast<char>(segment << 5));
+  for (size_t i = 0; i < N; i += 16) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(idx + i));
+    const __m128i entry = nomatch ? _mm_or_si128(_mm_and_si128(x, low5), seg_bits) : x;
+    const __m128i hit = nomatch ? _mm_set1_epi8(-1) : _mm_cmpeq_epi8(_mm_and_si128(x, high3), seg_bits);
+    const __m128i lane = _mm_and_si128(entry, low4), which = _mm_and_si128(entry, quarter);
+    __m128i r = _mm_setzero_si128();
+    for (int k = 0; k < 4; ++k)
+      r = _mm_or_si128(r, _mm_and_si128(_mm_shuffle_epi8(tables[k], lane),
+                                        _mm_cmpeq_epi8(which, _mm_set1_epi8(static_cast<char>(16 * k)))));
+    const __m128i prior = _mm_loadu_si128(reinterpret_cast<const __m128i*>(d + i));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + i), _mm_or_si128(prior, _mm_and_si128(r, hit)));
+  }
+}
+// OPRIG_HVX_PORTABLE=1 takes the portable path (the bit-exactness test runs both).
+const bool kHaveSsse3 = __builtin_cpu_supports("ssse3") && std::getenv("OPRIG_HVX_PORTABLE") == nullptr;
+#endif
+
+void lookup64(const uint8_t column[64], const uint8_t* idx, uint32_t segment, bool nomatch, uint8_t* d) {
+#if defined(__x86_64__)
+  if (kHaveSsse3) return lookup64_ssse3(column, idx, segment, nomatch, d);
+#endif
+  lookup64_portable(column, idx, segment, nomatch, d);
+}
+
+void vlut32(Operands& o, const Reg& index, const Reg& table, uint32_t control, bool nomatch, const Reg* acc) {
+  const uint32_t segment = control & 7, odd = (control >> 1) & 1;
+  uint8_t column[64], idx[N], d[N];  // column: the byte each of the 64 halfwords offers
+  for (size_t j = 0; j < 64; ++j) column[j] = table.bytes[2 * j + odd];
+  std::memcpy(idx, index.bytes, N);
+  if (acc != nullptr)
+    std::memcpy(d, acc->bytes, N);
+  else
+    std::memset(d, 0, N);
+  lookup64(column, idx, segment, nomatch, d);
+  std::memcpy(o.d.bytes, d, N);
+}
+// vlut16: even index bytes to the low vector's halfwords, odd ones to the high vector's.
+void vlut16(Operands& o, const Reg& index, const Reg& table, uint32_t control, bool nomatch, const Reg* acc) {
+  const uint32_t segment = control & 15, odd = (control >> 1) & 1;
+  uint16_t column[32], d[2 * kLanes<uint16_t>];
+  for (size_t j = 0; j < 32; ++j) column[j] = table.get<uint16_t>(2 * j + odd);
+  if (acc != nullptr)
+    std::memcpy(d, acc->bytes, 2 * N);
+  else
+    std::memset(d, 0, 2 * N);
+  for (size_t i = 0; i < kLanes<int16_t>; ++i)
+    for (size_t h = 0; h < 2; ++h) {
+      const uint8_t x = index.bytes[2 * i + h];
+      const uint32_t entry = nomatch ? (x & 0x0Fu) | (segment << 4) : x;
+      const uint16_t hit = nomatch || (x >> 4) == segment ? 0xFFFF : 0x0000;
+      uint16_t& out = d[h * kLanes<uint16_t> + i];
+      out = static_cast<uint16_t>(out | (column[entry & 31] & hit));
+    }
+  std::memcpy(o.d.bytes, d, 2 * N);
+}
+}  // namespace
+OPRIG_HVX_OP(Q6_Vb_vlut32_VbVbR) { vlut32(o, o.a, o.b, static_cast<uint32_t>(o.r), false, nullptr); }
+OPRIG_HVX_OP(Q6_Vb_vlut32_VbVbI) { vlut32(o, o.a, o.b, static_cast<uint32_t>(o.r) & 7, false, nullptr); }
+OPRIG_HVX_OP(Q6_Vb_vlut32_VbVbR_nomatch) { vlut32(o, o.a, o.b, static_cast<uint32_t>(o.r), true, nullptr); }
+OPRIG_HVX_OP(Q6_Vb_vlut32or_VbVbVbR) { vlut32(o, o.b, o.c, static_cast<uint32_t>(o.r), false, &o.a); }
+OPRIG_HVX_OP(Q6_Vb_vlut32or_VbVbVbI) { vlut32(o, o.b, o.c, static_cast<uint32_t>(o.r) & 7, false, &o.a); }
+OPRIG_HVX_OP(Q6_Wh_vlut16_VbVhR) { vlut16(o, o.a, o.b, static_cast<uint32_t>(o.r), false, nullptr); }
+OPRIG_HVX_OP(Q6_Wh_vlut16_VbVhI) { vlut16(o, o.a, o.b, static_cast<uint32_t>(o.r) & 7, false, nullptr); }
+OPRIG_HVX_OP(Q6_Wh_vlut16_VbVhR_nomatch) { vlut16(o, o.a, o.b, static_cast<uint32_t>(o.r), true, nullptr); }
+OPRIG_HVX_OP(Q6_Wh_vlut16or_WhVbVhR) { vlut16(o, o.b, o.c, static_cast<uint32_t>(o.r), false, &o.a); }
+OPRIG_HVX_OP(Q6_Wh_vlut16or_WhVbVhI) { vlut16(o, o.b, o.c, static_cast<uint32_t>(o.r) & 7, false, &o.a); }
+
+}  // namespace oprig::hvx

@@ -1,0 +1,217 @@
+#include "hvx_sim/simulator.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "hvx_sim/instruction.hpp"
+
+namespace oprig::hvx {
+namespace {
+
+constexpr uintptr_t kLineMask = ~static_cast<uintptr_t>(kVectorBytes - 1);
+
+thread_local Simulator* t_bound = nullptr;
+
+size_t result_bytes(Kind kind) {
+  switch (kind) {
+    case Kind::kVec:
+    case Kind::kPred: return kVectorBytes;
+    case Kind::kPair: return 2 * kVectorBytes;
+    case Kind::kWord: return sizeof(int32_t);
+    default: return 0;
+  }
+}
+
+std::string hex(uintptr_t address) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string s;
+  do {
+    s.insert(s.begin(), kDigits[address & 15]);
+    address >>= 4;
+  } while (address != 0);
+  return "0x" + s;
+}
+
+}  // namespace
+
+Simulator::Simulator() : executed_(kNumInstructions, 0) {}
+
+Simulator::Binding::Binding(Simulator& sim) { t_bound = &sim; }
+Simulator::Binding::~Binding() { t_bound = nullptr; }
+Simulator* Simulator::bound() { return t_bound; }
+
+void Simulator::map(const void* base, size_t bytes, bool writable, std::string name) {
+  const auto b = reinterpret_cast<uintptr_t>(base);
+  if (bytes > 0) regions_.push_back(Region{b, b + bytes, writable, std::move(name)});
+}
+
+Counters Simulator::counters() const {
+  Counters c;
+  for (uint32_t op = 0; op < kNumInstructions; ++op) {
+    if (executed_[op] == 0) continue;
+    const ClassCost& cost = class_cost(instruction(op)->cls);
+    c.instructions += executed_[op] * cost.issues;
+    c.units[static_cast<size_t>(cost.first)] += executed_[op] * cost.first_units;
+    c.units[static_cast<size_t>(cost.second)] += executed_[op] * cost.second_units;
+  }
+  c.unaligned_accesses = unaligned_;
+  c.bytes_loaded = bytes_loaded_;
+  c.bytes_stored = bytes_stored_;
+  return c;
+}
+
+uint64_t Simulator::issue_cycles() const {
+  const Counters c = counters();
+  uint64_t cycles = (c.instructions + kMaxInstructionsPerPacket - 1) / kMaxInstructionsPerPacket;
+  for (size_t r = 0; r < kNumResources; ++r) cycles = std::max(cycles, (c.units[r] + kUnitsPerCycle[r] - 1) / kUnitsPerCycle[r]);
+  return cycles + c.unaligned_accesses * kUnalignedPenaltyCycles;
+}
+
+uint64_t Simulator::streaming_cycles() const {
+  const uint64_t bytes = bytes_loaded_ + bytes_stored_;
+  return (bytes + kL2BytesPerCycle - 1) / kL2BytesPerCycle;
+}
+
+uint64_t Simulator::cycles() const { return kProgramOverheadCycles + std::max(issue_cycles(), streaming_cycles()); }
+
+void Simulator::execute(uint32_t opcode, void* d, const void* a, const void* b, const void* c, int32_t r, int32_t s) {
+  used_ = true;
+  if (faulted_) {  // skipped, the result reading 0 (an unknown opcode's size is unknown: left as it is)
+    if (opcode < kNumInstructions) std::memset(d, 0, result_bytes(kInstructions[opcode].shape.result));
+    return;
+  }
+  opcode_ = opcode;
+  if (opcode >= kNumInstructions) return unknown_instruction(opcode);
+  const Instruction& in = kInstructions[opcode];
+  ++executed_[opcode];
+  ++instructions_;
+  // The operands are viewed in place: the wrapper's locals (oprig_dsp.h).
+  Operands o;
+  o.d.bytes = static_cast<uint8_t*>(d);
+  o.a.bytes = static_cast<uint8_t*>(const_cast<void*>(a));
+  o.b.bytes = static_cast<uint8_t*>(const_cast<void*>(b));
+  o.c.bytes = static_cast<uint8_t*>(const_cast<void*>(c));
+  o.r = r;
+  o.s = s;
+  o.sim = this;
+  if (in.address_operand >= 0)
+    o.address = reinterpret_cast<uintptr_t>(in.address_operand == 0 ? a : in.address_operand == 1 ? b : c);
+  in.semantics(o);
+}
+
+void Simulator::unknown_instruction(uint32_t opcode) {
+  fail("an instruction with opcode " + std::to_string(opcode) + ", unknown to this simulator (" + kSimulatorVersion +
+       " knows " + std::to_string(kNumInstructions) + "): the kernel was built against a newer oprig_dsp.h");
+}
+
+void Simulator::execute_bound(uint32_t opcode, void* d, const void* a, const void* b, const void* c, int32_t r,
+                              int32_t s) {
+  if (Simulator* sim = t_bound) return sim->execute(opcode, d, a, b, c, r, s);
+  execute_unbound(opcode, d, a, b, c, r, s);
+}
+
+void Simulator::execute_unbound(uint32_t opcode, void* d, const void* a, const void* b, const void* c, int32_t r,
+                                int32_t s) {
+  Simulator scratch;
+  scratch.execute(opcode, d, a, b, c, r, s);
+}
+
+bool Simulator::line_has_mapped_byte(uintptr_t line) const {
+  return std::any_of(regions_.begin(), regions_.end(),
+                     [&](const Region& r) { return r.begin < line + kVectorBytes && r.end > line; });
+}
+
+const Simulator::Region* Simulator::region_holding(uintptr_t first, size_t bytes, bool writable) const {
+  // Kernels stream through a region at a time: try the last one found first.
+  if (last_region_ < regions_.size()) {
+    const Region& r = regions_[last_region_];
+    if ((r.writable || !writable) && first >= r.begin && first + bytes <= r.end) return &r;
+  }
+  for (size_t k = 0; k < regions_.size(); ++k) {
+    const Region& r = regions_[k];
+    if ((r.writable || !writable) && first >= r.begin && first + bytes <= r.end) {
+      last_region_ = k;
+      return &r;
+    }
+  }
+  return nullptr;
+}
+
+void Simulator::load(uintptr_t address, bool unaligned, uint8_t* out) {
+  // The common case first: all 128 bytes inside one region.
+  if (region_holding(address, kVectorBytes, false) != nullptr) {
+    bytes_loaded_ += kVectorBytes;
+    if (unaligned) ++unaligned_;
+    std::memcpy(out, reinterpret_cast<const void*>(address), kVectorBytes);
+    return;
+  }
+  const uintptr_t first_line = address & kLineMask;
+  const uintptr_t last_line = (address + kVectorBytes - 1) & kLineMask;
+  for (const uintptr_t line : {first_line, last_line})
+    if (!line_has_mapped_byte(line)) {
+      fail("a vector load of " + hex(address) + ".." + hex(address + kVectorBytes - 1) + " touches the line at " +
+           hex(line) + ", which holds no mapped byte: it is " + describe(line == first_line ? address : line));
+      std::memset(out, 0, kVectorBytes);
+      return;
+    }
+  bytes_loaded_ += kVectorBytes;
+  if (unaligned) ++unaligned_;
+  for (size_t i = 0; i < kVectorBytes; ++i)
+    out[i] = region_holding(address + i, 1, false) != nullptr ? *reinterpret_cast<const uint8_t*>(address + i) : 0;
+}
+
+void Simulator::store(uintptr_t address, const uint8_t* value, const uint8_t* predicate, bool negate, bool unaligned) {
+  const auto written = [&](size_t i) { return predicate == nullptr || ((predicate[i] != 0) != negate); };
+  if (region_holding(address, kVectorBytes, true) == nullptr) {
+    size_t first_bad = kVectorBytes, bad = 0;
+    for (size_t i = 0; i < kVectorBytes; ++i)
+      if (written(i) && region_holding(address + i, 1, true) == nullptr) {
+        first_bad = std::min(first_bad, i);
+        ++bad;
+      }
+    if (bad > 0) {
+      fail("a vector store to " + hex(address) + ".." + hex(address + kVectorBytes - 1) + " writes " +
+           std::to_string(bad) + " byte(s) outside writable memory, the first at " + hex(address + first_bad) +
+           ": it is " + describe(address + first_bad));
+      return;
+    }
+  }
+  for (size_t i = 0; i < kVectorBytes; ++i)
+    if (written(i)) *reinterpret_cast<uint8_t*>(address + i) = value[i];
+  bytes_stored_ += kVectorBytes;
+  if (unaligned) ++unaligned_;
+}
+
+// Where an address lies relative to the mapped regions, for fault messages.
+std::string Simulator::describe(uintptr_t address) const {
+  const auto what = [&](const Region& r) {
+    return r.name + " (" + std::to_string(r.end - r.begin) + " bytes at " + hex(r.begin) +
+           (r.writable ? "" : ", read-only") + ")";
+  };
+  const Region* nearest = nullptr;
+  uintptr_t distance = 0;
+  for (const Region& r : regions_) {
+    if (address >= r.begin && address < r.end)
+      return "byte " + std::to_string(address - r.begin) + " of " + what(r);
+    const uintptr_t d = address < r.begin ? r.begin - address : address - r.end;
+    if (nearest == nullptr || d < distance) {
+      nearest = &r;
+      distance = d;
+    }
+  }
+  if (nearest == nullptr) return "outside every region (nothing is mapped)";
+  if (address < nearest->begin) return std::to_string(distance) + " byte(s) before " + what(*nearest);
+  if (distance == 0) return "just past the end of " + what(*nearest);
+  return std::to_string(distance) + " byte(s) past the end of " + what(*nearest);
+}
+
+void Simulator::fail(const std::string& what) {
+  if (faulted_) return;
+  faulted_ = true;
+  const Instruction* in = instruction(opcode_);
+  fault_ = in == nullptr ? what
+                         : std::string(in->name) + " (" + in->assembly + "), instruction " +
+                               std::to_string(instructions_) + " of this execution: " + what;
+}
+
+}  // namespace oprig::hvx

@@ -1,0 +1,116 @@
+// One simulated HVX context: the memory the DSP may see, the instructions a
+// kernel ran (counted per resource for the cost model) and the first fault.
+// The dsp backend creates one per execute(), maps the tensors, binds it to
+// the thread that calls the kernel (Binding) and reads cycles and faults
+// afterwards; kernels reach it through oprig_dsp.h (api()).
+//
+// Memory rules (oprig_dsp.h, "Memory"): a load may touch any byte of a
+// 128-byte line that holds at least one mapped byte (on hardware such a load
+// cannot fault: pages are multiples of 128 B); bytes outside mapped memory
+// read as 0, standing for the unspecified contents hardware would return. A
+// load touching a line with no mapped byte, or a store writing a byte outside
+// writable memory, is a fault: recorded with a message naming the
+// instruction, the address and the nearest region, after which every
+// instruction is skipped (results read 0).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "hvx_sim/cost_model.hpp"
+#include "hvx_sim/vector.hpp"
+#include "oprig/oprig_dsp.h"
+
+namespace oprig::hvx {
+
+struct Counters {
+  uint64_t instructions = 0;        // that take an issue slot
+  uint64_t unaligned_accesses = 0;  // vmemu at an address not a multiple of 128
+  uint64_t bytes_loaded = 0;        // whole vectors: 128 per load
+  uint64_t bytes_stored = 0;        // whole vectors: 128 per store, predicated or not
+  std::array<uint64_t, kNumResources> units{};  // resource units used, per Resource
+};
+
+class Simulator {
+ public:
+  Simulator();
+  Simulator(const Simulator&) = delete;
+  Simulator& operator=(const Simulator&) = delete;
+
+  // Makes [base, base + bytes) visible; `name` appears in fault messages.
+  void map(const void* base, size_t bytes, bool writable, std::string name);
+
+  // Binds a simulator to the calling thread for its lifetime: oprig_dsp.h's
+  // calls on this thread act on it. Bindings do not nest.
+  class Binding {
+   public:
+    explicit Binding(Simulator& sim);
+    ~Binding();
+    Binding(const Binding&) = delete;
+    Binding& operator=(const Binding&) = delete;
+  };
+
+  // Whether a kernel used this simulator (oprig_dsp_begin or an instruction).
+  bool used() const { return used_; }
+  bool faulted() const { return faulted_; }
+  const std::string& fault() const { return fault_; }
+  // What the program used so far (from the per-instruction counts).
+  Counters counters() const;
+  // How many times each instruction ran, by opcode.
+  const std::vector<uint64_t>& executed() const { return executed_; }
+
+  // Cycles the instructions need at the issue width and each resource's units
+  // per cycle, plus the unaligned penalties (cost_model.md).
+  uint64_t issue_cycles() const;
+  // Cycles the vector traffic needs at kL2BytesPerCycle (rounded up).
+  uint64_t streaming_cycles() const;
+  // The program's cost: kProgramOverheadCycles + max(issue, streaming).
+  uint64_t cycles() const;
+
+  // oprig_dsp.h's entry points, on this simulator.
+  void begin() { used_ = true; }
+  void execute(uint32_t opcode, void* d, const void* a, const void* b, const void* c, int32_t r, int32_t s);
+  // exec() on the simulator bound to the calling thread (a scratch one when none is).
+  static void execute_bound(uint32_t opcode, void* d, const void* a, const void* b, const void* c, int32_t r,
+                            int32_t s);
+
+  // Memory instructions' access to the mapped regions.
+  void load(uintptr_t address, bool unaligned, uint8_t* out);
+  void store(uintptr_t address, const uint8_t* value, const uint8_t* predicate, bool negate, bool unaligned);
+
+  // The simulator bound to the calling thread, or nullptr.
+  static Simulator* bound();
+
+ private:
+  struct Region {
+    uintptr_t begin;
+    uintptr_t end;
+    bool writable;
+    std::string name;
+  };
+  void fail(const std::string& what);
+  [[gnu::cold, gnu::noinline]] void unknown_instruction(uint32_t opcode);
+  [[gnu::cold, gnu::noinline]] static void execute_unbound(uint32_t opcode, void* d, const void* a, const void* b,
+                                                           const void* c, int32_t r, int32_t s);
+  std::string describe(uintptr_t address) const;
+  bool line_has_mapped_byte(uintptr_t line) const;
+  const Region* region_holding(uintptr_t first, size_t bytes, bool writable) const;
+
+  std::vector<Region> regions_;
+  mutable size_t last_region_ = 0;  // region_holding's guess
+  std::vector<uint64_t> executed_;  // per opcode
+  uint64_t instructions_ = 0;       // executed, all opcodes (fault messages)
+  uint64_t unaligned_ = 0, bytes_loaded_ = 0, bytes_stored_ = 0;
+  uint32_t opcode_ = 0;  // of the instruction being executed, for fault messages
+  bool used_ = false;
+  bool faulted_ = false;
+  std::string fault_;
+};
+
+// The entry points the dsp backend puts in oprig_backend_context::dsp.
+const oprig_dsp_api_v1& api();
+
+}  // namespace oprig::hvx
