@@ -31,7 +31,9 @@ dictionary() {
   case $1 in
     spec_xml_fuzzer) cat "$root/fuzz/dict/spec_xml.dict" ;;
     npy_fuzzer) cat "$root/fuzz/dict/npy.dict" ;;
+    expectations_fuzzer | shard_fuzzer) cat "$root/fuzz/dict/${1%_fuzzer}.dict" ;;
     results_json_fuzzer | results_jsonl_fuzzer) cat "$root/fuzz/dict/json.dict" "$root/fuzz/dict/results.dict" ;;
+    run_output_fuzzer) cat "$root/fuzz/dict/json.dict" "$root/fuzz/dict/run_json.dict" "$root/fuzz/dict/results.dict" "$root/fuzz/dict/run_output.dict" ;;
     *) cat "$root/fuzz/dict/json.dict" "$root/fuzz/dict/${1%_fuzzer}.dict" ;;
   esac
 }

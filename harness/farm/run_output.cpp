@@ -18,9 +18,17 @@ std::vector<std::string> strings_at(const nlohmann::json& j, const char* key) {
   return out;
 }
 
+// A string member of an object, "" where the object or the string is not there.
+std::string string_at(const nlohmann::json& j, const char* key) {
+  return j.is_object() && j.contains(key) && j.at(key).is_string() ? j.at(key).get<std::string>() : "";
+}
+
 std::string started_at(const nlohmann::json& identity) {
-  if (!identity.is_object() || !identity.contains(kEnvironmentKey)) return "";
-  return identity.at(kEnvironmentKey).value("started_at", "");
+  return identity.is_object() ? string_at(identity.value(kEnvironmentKey, nlohmann::json()), "started_at") : "";
+}
+
+int int_at(const nlohmann::json& j, const char* key) {
+  return j.is_object() && j.contains(key) && j.at(key).is_number_integer() ? j.at(key).get<int>() : 0;
 }
 
 }  // namespace
@@ -50,21 +58,25 @@ RunOutput read_run_output(const std::filesystem::path& path) {
       o.results = reports::read_results_file(jsonl);
       o.results.complete = false;
       o.results.incomplete_reason = "the run did not finish (results.jsonl only)";
-      if (o.identity.is_object() && o.identity.contains(kEnvironmentKey))
-        o.results.environment = o.identity.at(kEnvironmentKey).get<reports::Environment>();
+      if (o.identity.is_object() && o.identity.contains(kEnvironmentKey)) try {
+          o.results.environment = o.identity.at(kEnvironmentKey).get<reports::Environment>();
+        } catch (const std::exception& e) {  // a nlohmann::json or a results format error
+          throw InputError(identity_file.string() + ": its " + kEnvironmentKey + " is not one oprig wrote (" + e.what() + ")");
+        }
     }
   } catch (const reports::ResultsFormatError& e) {
     throw InputError(e.what());
   }
-  o.kind = o.identity.is_object() ? o.identity.value("command", "run") : "run";
+  o.kind = string_at(o.identity, "command");
+  if (o.kind.empty()) o.kind = "run";
   o.planned = strings_at(o.identity, "planned_cases");
   if (o.planned.empty())
     for (const reports::CaseResult& c : o.results.cases) o.planned.push_back(c.id);
   o.selected = strings_at(o.identity, kSelectedCasesKey);
   if (o.selected.empty()) o.selected = o.planned;
   if (o.identity.is_object() && o.identity.contains(kShardKey)) {
-    o.shard_index = o.identity.at(kShardKey).value("index", 0);
-    o.shard_count = o.identity.at(kShardKey).value("count", 0);
+    o.shard_index = int_at(o.identity.at(kShardKey), "index");
+    o.shard_count = int_at(o.identity.at(kShardKey), "count");
     o.shard = std::to_string(o.shard_index) + "/" + std::to_string(o.shard_count);
   }
   return o;
@@ -72,8 +84,8 @@ RunOutput read_run_output(const std::filesystem::path& path) {
 
 nlohmann::json merge_identity(const RunOutput& o) {
   nlohmann::json packages = nlohmann::json::array();
-  if (o.identity.is_object() && o.identity.contains("packages"))
-    for (const auto& p : o.identity.at("packages")) packages.push_back(p.value("sha256", ""));
+  if (o.identity.is_object() && o.identity.contains("packages") && o.identity.at("packages").is_array())
+    for (const auto& p : o.identity.at("packages")) packages.push_back(string_at(p, "sha256"));
   else
     for (const reports::PackageRecord& p : o.results.environment.packages) packages.push_back(p.sha256);
   const auto value = [&](const char* key, nlohmann::json fallback) {
