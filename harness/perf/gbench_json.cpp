@@ -34,9 +34,14 @@ std::string entry_where(size_t index, const nlohmann::json& entry) {
 bool failed_entry(const nlohmann::json& entry, std::string* message) {
   const bool error = entry.value("error_occurred", false);
   // libbenchmark >= 1.8 writes "skipped" (1 = error, 2 = user skip) instead.
-  const bool skipped = entry.contains("skipped") && entry["skipped"].is_number() && entry["skipped"].get<int>() != 0;
+  const bool skipped = entry.contains("skipped") && entry["skipped"].is_number() && entry["skipped"].get<double>() != 0;
   if (!error && !skipped) return false;
-  *message = entry.value("error_message", entry.value("skip_message", std::string("error_occurred")));
+  *message = "error_occurred";
+  for (const char* key : {"error_message", "skip_message"})
+    if (entry.contains(key) && entry[key].is_string()) {
+      *message = entry[key].get<std::string>();
+      break;
+    }
   return true;
 }
 
@@ -189,7 +194,11 @@ BenchmarkFile read_benchmark_file(const std::filesystem::path& given) {
   } catch (const nlohmann::json::exception& e) {  // parse_error, or out_of_range for 1e999
     fail(path, std::string("not valid JSON: ") + e.what());
   }
-  return parse_benchmark_json(document, path);
+  try {
+    return parse_benchmark_json(document, path);
+  } catch (const nlohmann::json::exception& e) {  // a field of another type than libbenchmark writes
+    fail(path, std::string("not Google Benchmark JSON: ") + e.what());
+  }
 }
 
 }  // namespace oprig::perf

@@ -1,6 +1,9 @@
 #include "perf/machine.hpp"
 
+#include <cmath>
 #include <cstdio>
+#include <limits>
+#include <type_traits>
 
 #include "perf/perf_error.hpp"
 
@@ -21,8 +24,18 @@ uint64_t fnv1a(uint64_t hash, const std::string& text) {
 template <typename T>
 T field(const nlohmann::json& json, const char* key, const std::string& where, T fallback) {
   if (!json.contains(key)) return fallback;
+  const nlohmann::json& value = json.at(key);
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    // A float outside T's range would be undefined behaviour in the conversion.
+    if (value.is_number_float()) {
+      const double d = value.get<double>();
+      if (!(d >= static_cast<double>(std::numeric_limits<T>::lowest()) &&
+            d < std::ldexp(1.0, std::numeric_limits<T>::digits)))
+        throw PerfInputError(where + ": machine field \"" + key + "\" is out of range");
+    }
+  }
   try {
-    return json.at(key).get<T>();
+    return value.get<T>();
   } catch (const nlohmann::json::exception&) {
     throw PerfInputError(where + ": machine field \"" + key + "\" has the wrong type");
   }
