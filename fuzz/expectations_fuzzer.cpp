@@ -3,7 +3,8 @@
 // one's entries are written back as lines and read again unchanged, each
 // entry's line number is a line of the input, and a plain case id is decided.
 #include <algorithm>
-#include <regex>
+#include <cctype>
+#include <string_view>
 
 #include "farm/expectations.hpp"
 #include "fuzz_support.hpp"
@@ -18,9 +19,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     expectations.add_file(path);
   } catch (const harness::InputError& e) {
     // Every refusal of a readable file is about one line: FILE:LINE: what.
-    static const std::regex where("^" + std::regex_replace(path.string(), std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)") +
-                                  ":[1-9][0-9]*: ");
-    if (!std::regex_search(e.what(), where)) fuzz::finding(std::string("the error does not name FILE:LINE: ") + e.what());
+    // Checked by hand: <regex> trips GCC 12's -Wmaybe-uninitialized in the ASan build.
+    const std::string_view message = e.what();
+    const std::string prefix = path.string() + ":";
+    bool names_line = message.substr(0, prefix.size()) == prefix;
+    size_t at = prefix.size();
+    names_line = names_line && at < message.size() && message[at] >= '1' && message[at] <= '9';
+    while (names_line && at < message.size() && std::isdigit(static_cast<unsigned char>(message[at]))) ++at;
+    names_line = names_line && message.substr(at, 2) == ": ";
+    if (!names_line) fuzz::finding(std::string("the error does not name FILE:LINE: ") + e.what());
     return 0;
   } catch (const std::exception& e) {
     fuzz::finding("undocumented exception " + fuzz::type_name_of(e) + " escaped the reader: " + e.what());
