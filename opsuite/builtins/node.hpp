@@ -8,9 +8,10 @@
 
 #include "builtins.hpp"
 #include "common/broadcast.hpp"
-#include "quant.hpp"
+#include "common/quant.hpp"
 
 namespace oprig::builtins {
+namespace quant = oprig::opsuite::quant;
 
 // A quantised input of Compare: real = float(q - zero_point) * scale.
 struct QuantisedInput {

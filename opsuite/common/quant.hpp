@@ -1,6 +1,6 @@
-// NNAPI's integer requantisation as org.oprig.builtins computes it, the
-// semantics the graph runtime's host kernels define (runtime/graph/
-// quant_math.hpp, after NNAPI's reference CPU implementation and the TFLite
+// NNAPI's integer requantisation as org.oprig.builtins and the opsuite's
+// quantised kernels compute it, the semantics the graph runtime's host
+// kernels define (runtime/graph/quant_math.hpp, after NNAPI's reference CPU implementation and the TFLite
 // kernels it calls). Written here from those rules, so the package needs
 // nothing of the runtime; tests/graph_device checks the device kernels code
 // for code against the host. prepare() computes the parameters on the host;
@@ -35,7 +35,7 @@
 #include <cstdint>
 #include <limits>
 
-namespace oprig::builtins::quant {
+namespace oprig::opsuite::quant {
 
 struct Multiplier {
   int32_t m = 0;
@@ -158,4 +158,4 @@ inline int32_t eval_mul(int32_t a, int32_t b, const ArithmeticParams& p) {
   return std::clamp(raw, p.range.lo, p.range.hi);
 }
 
-}  // namespace oprig::builtins::quant
+}  // namespace oprig::opsuite::quant
