@@ -51,7 +51,6 @@ struct MatMulDsp : KernelBase {
   size_t quads = 0, blocks = 0;      // ceil(K / 4), ceil(N / 128)
   std::vector<VectorSlot> packed;     // blocks x quads x 4 vectors: the k-quads of one weight matrix
   std::vector<VectorSlot> bias;       // blocks x 4 vectors: K z_a z_w - z_a sum_k q_w
-  std::vector<VectorSlot> splats;     // quads: the current row's k-quads, splatted
 };
 
 oprig_status create(const oprig_backend_context* ctx, const oprig_param* params, size_t num_params,
@@ -80,7 +79,6 @@ oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   k->blocks = (k->q.shape.n + kBlock - 1) / kBlock;
   k->packed.assign(k->blocks * k->quads * 4, VectorSlot{});
   k->bias.assign(k->blocks * 4, VectorSlot{});
-  k->splats.assign(k->quads, VectorSlot{});
   k->prepared = true;
   return OPRIG_STATUS_OK;
 }
@@ -141,38 +139,55 @@ void pack_weights(MatMulDsp& k, const uint8_t* w) {
   }
 }
 
-void run_row(MatMulDsp& k, const uint8_t* a_row, size_t a_stride, uint8_t* out_row,
-             const oprig_dsp_quantized_multiplier& mul, HVX_Vector z_w, HVX_Vector z_out, HVX_Vector lo, HVX_Vector hi) {
+// Rows per register tile: 6 rows x 4 accumulators + 4 weight vectors + a
+// splat = 29 of HVX's 32 vector registers. Each weight vector loaded (2
+// cycles of L2 traffic) feeds 6 vrmpy, so the multiply units, not the
+// loads, bound the loop.
+constexpr size_t kRows = 6;
+
+// Output rows [m0, m0 + rows) of one batch: a_rows[r] is A(m0 + r, 0).
+void run_rows(MatMulDsp& k, const uint8_t* const* a_rows, size_t rows, size_t a_stride, uint8_t* const* out_rows,
+              const oprig_dsp_quantized_multiplier& mul, HVX_Vector z_w, HVX_Vector z_out, HVX_Vector lo,
+              HVX_Vector hi) {
   const size_t n_size = k.q.shape.n, k_size = k.q.shape.k;
   const bool is_signed = k.q.signed_a();
   const HVX_Vector ones = Q6_V_vsplat_R(kOnes);
-  HVX_Vector row_sum = Q6_V_vzero();
-  for (size_t quad = 0; quad < k.quads; ++quad) {
-    const HVX_Vector splat = Q6_V_vsplat_R(quad_word(a_row, quad * 4, k_size, a_stride));
-    oprig_vmem_store(&k.splats[quad], splat);  // 32 vector registers hold no row of K = 400
-    row_sum = is_signed ? Q6_Vw_vrmpyacc_VwVbVb(row_sum, splat, ones) : Q6_Vw_vrmpyacc_VwVubRb(row_sum, splat, kOnes);
+  HVX_Vector row_term[kRows];
+  for (size_t r = 0; r < rows; ++r) {
+    HVX_Vector row_sum = Q6_V_vzero();
+    for (size_t quad = 0; quad < k.quads; ++quad) {
+      const HVX_Vector splat = Q6_V_vsplat_R(quad_word(a_rows[r], quad * 4, k_size, a_stride));
+      row_sum = is_signed ? Q6_Vw_vrmpyacc_VwVbVb(row_sum, splat, ones) : Q6_Vw_vrmpyacc_VwVubRb(row_sum, splat, kOnes);
+    }
+    row_term[r] = oprig_dsp_mul_lo_w(row_sum, z_w);
   }
-  const HVX_Vector row_term = oprig_dsp_mul_lo_w(row_sum, z_w);
   for (size_t b = 0; b < k.blocks; ++b) {
     const VectorSlot* packed = k.packed.data() + b * k.quads * 4;
-    HVX_Vector acc[4];
-    for (size_t j = 0; j < 4; ++j) acc[j] = Q6_Vw_vsub_VwVw(oprig_vmem_load(&k.bias[b * 4 + j]), row_term);
+    HVX_Vector acc[kRows][4];
+    for (size_t j = 0; j < 4; ++j) {
+      const HVX_Vector bias = oprig_vmem_load(&k.bias[b * 4 + j]);
+      for (size_t r = 0; r < rows; ++r) acc[r][j] = Q6_Vw_vsub_VwVw(bias, row_term[r]);
+    }
     for (size_t quad = 0; quad < k.quads; ++quad) {
-      const HVX_Vector splat = oprig_vmem_load(&k.splats[quad]);
-      for (size_t j = 0; j < 4; ++j) {
-        const HVX_Vector weights = oprig_vmem_load(&packed[quad * 4 + j]);
-        acc[j] = is_signed ? Q6_Vw_vrmpyacc_VwVbVb(acc[j], splat, weights)
-                           : Q6_Vw_vrmpyacc_VwVubVb(acc[j], splat, weights);
+      HVX_Vector weights[4];
+      for (size_t j = 0; j < 4; ++j) weights[j] = oprig_vmem_load(&packed[quad * 4 + j]);
+      for (size_t r = 0; r < rows; ++r) {
+        const HVX_Vector splat = Q6_V_vsplat_R(quad_word(a_rows[r], quad * 4, k_size, a_stride));
+        for (size_t j = 0; j < 4; ++j)
+          acc[r][j] = is_signed ? Q6_Vw_vrmpyacc_VwVbVb(acc[r][j], splat, weights[j])
+                                : Q6_Vw_vrmpyacc_VwVubVb(acc[r][j], splat, weights[j]);
       }
     }
-    for (size_t j = 0; j < 4; ++j) {
-      const HVX_Vector scaled = Q6_Vw_vadd_VwVw(oprig_dsp_apply_quantized_multiplier_w(acc[j], &mul), z_out);
-      acc[j] = Q6_Vw_vmin_VwVw(Q6_Vw_vmax_VwVw(scaled, lo), hi);
-    }
-    const HVX_Vector bytes =
-        Q6_Vb_vpacke_VhVh(Q6_Vh_vpacke_VwVw(acc[3], acc[2]), Q6_Vh_vpacke_VwVw(acc[1], acc[0]));
     const size_t n0 = b * kBlock;
-    oprig_dsp_store_bytes(out_row + n0, std::min(kBlock, n_size - n0), bytes);
+    for (size_t r = 0; r < rows; ++r) {
+      for (size_t j = 0; j < 4; ++j) {
+        const HVX_Vector scaled = Q6_Vw_vadd_VwVw(oprig_dsp_apply_quantized_multiplier_w(acc[r][j], &mul), z_out);
+        acc[r][j] = Q6_Vw_vmin_VwVw(Q6_Vw_vmax_VwVw(scaled, lo), hi);
+      }
+      const HVX_Vector bytes =
+          Q6_Vb_vpacke_VhVh(Q6_Vh_vpacke_VwVw(acc[r][3], acc[r][2]), Q6_Vh_vpacke_VwVw(acc[r][1], acc[r][0]));
+      oprig_dsp_store_bytes(out_rows[r] + n0, std::min(kBlock, n_size - n0), bytes);
+    }
   }
 }
 
@@ -194,8 +209,16 @@ void run_program(MatMulDsp& k, const uint8_t* a, const uint8_t* w, uint8_t* out)
       packed_matrix = w_matrix;
     }
     const uint8_t* am = a + a_matrix * m_size * k_size;
-    for (size_t m = 0; m < m_size; ++m)
-      run_row(k, am + m * row_step, k_step, out + (z * m_size + m) * n_size, mul, z_w, z_out, lo, hi);
+    for (size_t m0 = 0; m0 < m_size; m0 += kRows) {
+      const size_t rows = std::min(kRows, m_size - m0);
+      const uint8_t* a_rows[kRows];
+      uint8_t* out_rows[kRows];
+      for (size_t r = 0; r < rows; ++r) {
+        a_rows[r] = am + (m0 + r) * row_step;
+        out_rows[r] = out + (z * m_size + m0 + r) * n_size;
+      }
+      run_rows(k, a_rows, rows, k_step, out_rows, mul, z_w, z_out, lo, hi);
+    }
   }
 }
 
@@ -209,7 +232,6 @@ oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   if (k->q.shape.batches * k->q.shape.m * k->q.shape.n == 0) return OPRIG_STATUS_OK;
   if (const oprig_status s = oprig_dsp_begin(k->ctx); s != OPRIG_STATUS_OK) return s;
   oprig_dsp_map_writable(k->packed.data(), k->packed.size() * sizeof(VectorSlot), "packed weights");
-  oprig_dsp_map_writable(k->splats.data(), k->splats.size() * sizeof(VectorSlot), "row quads");
   oprig_dsp_map_writable(k->bias.data(), k->bias.size() * sizeof(VectorSlot), "column biases");
   run_program(*k, static_cast<const uint8_t*>(inputs[0].data), static_cast<const uint8_t*>(inputs[1].data),
               static_cast<uint8_t*>(outputs[0].data));
