@@ -12,9 +12,10 @@
 // weights (vrmpy by 0x01010101) give each column's z_a correction once per
 // batch: bias_n = K z_a z_w - z_a sum_k q_w.
 //
-// Per output row m, every k-quad of the row (4 bytes of A, zero past K) is
-// splatted, and for each 128-column block 4 accumulators take
-// vrmpy(splat, packed) (VubVb for UINT_8, VbVb for INT_8): sum_k q_a q_w.
+// A register tile is 6 output rows x 128 columns (24 accumulators): per
+// k-quad the 4 packed weight vectors are loaded once, and each row's k-quad
+// (4 bytes of A, zero past K) is splatted and multiplied into its 4
+// accumulators with vrmpy (VubVb for UINT_8, VbVb for INT_8): sum_k q_a q_w.
 // The row's sum of q_a (vrmpy by ones) times z_w is subtracted, the bias
 // added, then requantisation (oprig_dsp_apply_quantized_multiplier_w: vasl,
 // srdhm, rdbpot), + z_out, clamp with vmax/vmin, two rounds of vpacke to
