@@ -15,6 +15,8 @@
 // - fold_halfword_sums / narrow_split_w_ub_sat: byte sums accumulated in
 //   halfwords with vaddacc (which splits even and odd lanes between a pair),
 //   widened to words and narrowed back to bytes in element order.
+// - weighted_sum_w: a * rest + b * weight on words with fixed-point weights
+//   (vmpyi by a halfword scalar), the step of a linear interpolation.
 #pragma once
 
 #include <algorithm>
@@ -87,6 +89,19 @@ inline HVX_Vector narrow_split_w_ub_sat(const SplitWords& words) {
   const HVX_Vector even = Q6_Vh_vsat_VwVw(words.w[1], words.w[0]);  // halfword k: byte lane 2k
   const HVX_Vector odd = Q6_Vh_vsat_VwVw(words.w[3], words.w[2]);   // halfword k: byte lane 2k + 1
   return Q6_Vub_vsat_VhVh(odd, even);
+}
+
+// A fixed-point weight for vmpyi's halfword scalar (it reads halfword i % 2
+// of Rt for word lane i): the weight in both halves.
+inline int32_t halfword_weight(int32_t weight) {
+  return static_cast<int32_t>((static_cast<uint32_t>(weight) & 0xffffu) * 0x10001u);
+}
+
+// a * rest + b * weight per word, exactly (the low 32 bits; a caller keeps
+// the sum in range): a fixed-point weighted sum of two vectors, `rest` and
+// `weight` made by halfword_weight (|weight| < 2^15).
+inline HVX_Vector weighted_sum_w(HVX_Vector a, int32_t rest, HVX_Vector b, int32_t weight) {
+  return Q6_Vw_vmpyiacc_VwVwRh(Q6_Vw_vmpyi_VwRh(a, rest), b, weight);
 }
 
 }  // namespace oprig::opsuite::dsp
