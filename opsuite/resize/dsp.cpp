@@ -14,14 +14,16 @@
 //   resize: each axis' weight w becomes round(w * 2^10) and 1 - w the rest
 //   of 2^10, so the four products of codes and weights sum, exactly in 32
 //   bits, to the blend of the codes in Q20 (vmpyi by a halfword scalar,
-//   common/dsp_requantize.hpp's weighted_sum_w: the two columns of each row,
-//   then the two rows). The same quantisation: q = (acc + 2^19) >> 20 (the
+//   common/dsp_requantize.hpp's weighted_sum_w: the two input rows of an
+//   output row, whole rows as full vectors into a workspace of Q10 words,
+//   then the two columns of each output pixel). The same quantisation: q = (acc + 2^19) >> 20 (the
 //   weights sum to 1 exactly, so the zero point passes through); another:
 //   q = z_out + scale_by(acc - z_in * 2^20, s_in / (s_out * 2^20)), a
 //   quant.hpp Multiplier. Then saturated to [0, 255].
 // Cycles: backends/dsp/cost_model.md, "Resize UINT_8".
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <new>
 #include <optional>
 #include <vector>
@@ -59,6 +61,15 @@ struct ResizeDsp : KernelBase, resize::Resampling {
   std::vector<Tap> rows, columns;
   dsp::CodeTable requantize;  // NEAREST with another output quantisation
   quant::Multiplier blend;    // BILINEAR with another output quantisation
+  // BILINEAR: one input row's vertical blend, W * C words (rounded up to
+  // whole vectors), 128-byte aligned.
+  // Written by execute (the kernel is otherwise read-only there).
+  mutable std::vector<uint8_t> workspace;
+
+  uint8_t* workspace_base() const {
+    const auto at = reinterpret_cast<uintptr_t>(workspace.data());
+    return workspace.data() + ((kVector - at % kVector) % kVector);
+  }
 
   bool same_quantization() const { return in_scale == out_scale && in_zero == out_zero; }
   int64_t input_elements() const { return batches * height * width * channels; }
@@ -133,6 +144,8 @@ oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
     k->requantize.build_requantize(k->in_scale, k->in_zero, k->out_scale, k->out_zero);
   else if (!quant::multiplier(k->in_scale / (k->out_scale * kOne * kOne), &k->blend))
     return OPRIG_STATUS_UNSUPPORTED;
+  const auto row_codes = static_cast<size_t>(k->width * k->channels);
+  k->workspace.assign(k->mode == Mode::kBilinear ? (row_codes + kVector - 1) / kVector * kVector * 4 + kVector : 0, 0);
   out.rank = 4;
   out.dims[0] = k->batches;
   out.dims[1] = k->out_height;
@@ -175,6 +188,12 @@ class Program {
         }
   }
 
+  // BILINEAR in two passes over whole rows. Per output row, the vertical
+  // blend of its two input rows, a whole row of W * C codes at a time as
+  // full vectors, into a workspace of Q10 words (ry * top + wy * bottom);
+  // then per output pixel the horizontal blend of the two columns' words
+  // (rx * left + wx * right: Q20, the exact sum of the four products), only
+  // the word vectors that hold its channels, rounded and narrowed.
   void bilinear() {
     const bool same = k_.same_quantization();
     const HVX_Vector zero = Q6_V_vzero();
@@ -182,26 +201,36 @@ class Program {
     const HVX_Vector in_offset = Q6_V_vsplat_R(k_.in_zero * kOne * kOne);
     const HVX_Vector out_zero = Q6_V_vsplat_R(k_.out_zero);
     const HVX_Vector m = Q6_V_vsplat_R(k_.blend.m);
+    const auto row_codes = static_cast<size_t>(k_.width * k_.channels);
+    const size_t row_words_bytes = (row_codes + kVector - 1) / kVector * kVector * 4;
+    auto* blended = reinterpret_cast<uint8_t*>(k_.workspace_base());
+    oprig_dsp_map_writable(blended, row_words_bytes, "the vertically blended row");
     uint8_t* y = dst_;
     for (int64_t n = 0; n < k_.batches; ++n)
-      for (const Tap& row : k_.rows)
+      for (const Tap& row : k_.rows) {
+        const uint8_t* top = pixel(n, row.first, 0);
+        const uint8_t* bottom = pixel(n, row.second, 0);
+        for (size_t x0 = 0; x0 < row_codes; x0 += kVector) {
+          HVX_Vector a[4], c[4];
+          oprig_dsp_widen_ub_w(oprig_dsp_load_bytes(top + x0, row_codes - x0), a);
+          oprig_dsp_widen_ub_w(oprig_dsp_load_bytes(bottom + x0, row_codes - x0), c);
+          for (int i = 0; i < 4; ++i)
+            oprig_vmem_store(blended + 4 * x0 + i * kVector, dsp::weighted_sum_w(a[i], row.rest, c[i], row.weight));
+        }
         for (const Tap& column : k_.columns) {
-          const uint8_t* top_left = pixel(n, row.first, column.first);
-          const uint8_t* top_right = pixel(n, row.first, column.second);
-          const uint8_t* bottom_left = pixel(n, row.second, column.first);
-          const uint8_t* bottom_right = pixel(n, row.second, column.second);
+          const uint8_t* left = blended + 4 * column.first * k_.channels;
+          const uint8_t* right = blended + 4 * column.second * k_.channels;
           for (int64_t c0 = 0; c0 < k_.channels; c0 += kVector) {
             const auto count = static_cast<size_t>(k_.channels - c0);
-            HVX_Vector a[4], b[4], c[4], d[4];
-            oprig_dsp_widen_ub_w(oprig_dsp_load_bytes(top_left + c0, count), a);
-            oprig_dsp_widen_ub_w(oprig_dsp_load_bytes(top_right + c0, count), b);
-            oprig_dsp_widen_ub_w(oprig_dsp_load_bytes(bottom_left + c0, count), c);
-            oprig_dsp_widen_ub_w(oprig_dsp_load_bytes(bottom_right + c0, count), d);
-            HVX_Vector q[4];
-            for (int i = 0; i < 4; ++i) {
-              const HVX_Vector top = dsp::weighted_sum_w(a[i], column.rest, b[i], column.weight);
-              const HVX_Vector bottom = dsp::weighted_sum_w(c[i], column.rest, d[i], column.weight);
-              const HVX_Vector acc = dsp::weighted_sum_w(top, row.rest, bottom, row.weight);  // Q20
+            const size_t words = (std::min(count, kVector) + 31) / 32;  // word vectors holding channels
+            HVX_Vector q[4] = {zero, zero, zero, zero};
+            for (size_t i = 0; i < words; ++i) {
+              const size_t at = 4 * static_cast<size_t>(c0) + i * kVector;
+              const HVX_Vector acc =
+                  dsp::weighted_sum_w(oprig_dsp_load_bytes(left + at, row_words_bytes - (left - blended) - at),
+                                      column.rest,
+                                      oprig_dsp_load_bytes(right + at, row_words_bytes - (right - blended) - at),
+                                      column.weight);  // Q20
               q[i] = same ? Q6_Vw_vasr_VwR(Q6_Vw_vadd_VwVw(acc, half), 2 * kFractionBits)
                           : Q6_Vw_vadd_VwVw(dsp::scale_words(Q6_Vw_vsub_VwVw(acc, in_offset), m, k_.blend, zero),
                                             out_zero);
@@ -210,6 +239,7 @@ class Program {
           }
           y += k_.channels;
         }
+      }
   }
 
   const ResizeDsp& k_;
