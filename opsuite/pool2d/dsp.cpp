@@ -117,6 +117,8 @@ oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   // No float on the simulated DSP: UINT_8 codes only.
   if (k->dtype != OPRIG_DTYPE_UINT_8 || !std::isfinite(k->in_scale) || !std::isfinite(k->out_scale))
     return OPRIG_STATUS_UNSUPPORTED;
+  // Zero points are codes: the 32-bit lanes then never overflow.
+  if (k->in_zero < 0 || k->in_zero > 255 || k->out_zero < 0 || k->out_zero > 255) return OPRIG_STATUS_UNSUPPORTED;
   for (int d = 0; d < 4; ++d)
     if (inputs[0].dims[d] < 0) return OPRIG_STATUS_INVALID_ARGUMENT;
   if (k->kind == Kind::kMax) {

@@ -130,6 +130,9 @@ oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   if (!quantised_u8(out)) return OPRIG_STATUS_UNSUPPORTED;
   if (in.rank != 4 || in.dims[0] < 0 || in.dims[1] < 1 || in.dims[2] < 1 || in.dims[3] < 0)
     return OPRIG_STATUS_INVALID_ARGUMENT;
+  // Zero points are codes: z_in * 2^20 and the 32-bit lanes then never overflow.
+  if (in.zero_point < 0 || in.zero_point > 255 || out.zero_point < 0 || out.zero_point > 255)
+    return OPRIG_STATUS_UNSUPPORTED;
   k->batches = in.dims[0];
   k->height = in.dims[1];
   k->width = in.dims[2];
