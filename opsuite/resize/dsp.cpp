@@ -196,7 +196,9 @@ class Program {
   // full vectors, into a workspace of Q10 words (ry * top + wy * bottom);
   // then per output pixel the horizontal blend of the two columns' words
   // (rx * left + wx * right: Q20, the exact sum of the four products), only
-  // the word vectors that hold its channels, rounded and narrowed.
+  // the word vectors that hold its channels, rounded and narrowed (with a
+  // multiple of 32 channels, four word vectors of consecutive pixels to one
+  // store).
   void bilinear() {
     const bool same = k_.same_quantization();
     const HVX_Vector zero = Q6_V_vzero();
@@ -204,6 +206,11 @@ class Program {
     const HVX_Vector in_offset = Q6_V_vsplat_R(k_.in_zero * kOne * kOne);
     const HVX_Vector out_zero = Q6_V_vsplat_R(k_.out_zero);
     const HVX_Vector m = Q6_V_vsplat_R(k_.blend.m);
+    // A Q20 blend of codes to output codes (words, saturated when narrowed).
+    const auto requantize = [&](HVX_Vector acc) {
+      return same ? Q6_Vw_vasr_VwR(Q6_Vw_vadd_VwVw(acc, half), 2 * kFractionBits)
+                  : Q6_Vw_vadd_VwVw(dsp::scale_words(Q6_Vw_vsub_VwVw(acc, in_offset), m, k_.blend, zero), out_zero);
+    };
     const auto row_codes = static_cast<size_t>(k_.width * k_.channels);
     const size_t row_words_bytes = (row_codes + kVector - 1) / kVector * kVector * 4;
     auto* blended = reinterpret_cast<uint8_t*>(k_.workspace_base());
@@ -220,6 +227,29 @@ class Program {
           for (int i = 0; i < 4; ++i)
             oprig_vmem_store(blended + 4 * x0 + i * kVector, dsp::weighted_sum_w(a[i], row.rest, c[i], row.weight));
         }
+        if (k_.channels % 32 == 0) {
+          // Whole word vectors per pixel: the output row is a stream of word
+          // vectors, each from one pixel's two columns (aligned loads), four
+          // narrowed into one store.
+          const auto per_pixel = static_cast<size_t>(k_.channels / 32);
+          const size_t total = k_.columns.size() * per_pixel, out_row_bytes = 32 * total;
+          for (size_t j0 = 0; j0 < total; j0 += 4) {
+            HVX_Vector q[4] = {zero, zero, zero, zero};
+            for (size_t i = 0; i < 4 && j0 + i < total; ++i) {
+              const Tap& column = k_.columns[(j0 + i) / per_pixel];
+              const size_t block = (j0 + i) % per_pixel;
+              const HVX_Vector acc = dsp::weighted_sum_w(
+                  oprig_vmem_load(blended + kVector * (static_cast<size_t>(column.first) * per_pixel + block)),
+                  column.rest,
+                  oprig_vmem_load(blended + kVector * (static_cast<size_t>(column.second) * per_pixel + block)),
+                  column.weight);  // Q20
+              q[i] = requantize(acc);
+            }
+            oprig_dsp_store_bytes(y + 32 * j0, out_row_bytes - 32 * j0, oprig_dsp_narrow_w_ub_sat(q));
+          }
+          y += out_row_bytes;
+          continue;
+        }
         for (const Tap& column : k_.columns) {
           const uint8_t* left = blended + 4 * column.first * k_.channels;
           const uint8_t* right = blended + 4 * column.second * k_.channels;
@@ -234,9 +264,7 @@ class Program {
                                       column.rest,
                                       oprig_dsp_load_bytes(right + at, row_words_bytes - (right - blended) - at),
                                       column.weight);  // Q20
-              q[i] = same ? Q6_Vw_vasr_VwR(Q6_Vw_vadd_VwVw(acc, half), 2 * kFractionBits)
-                          : Q6_Vw_vadd_VwVw(dsp::scale_words(Q6_Vw_vsub_VwVw(acc, in_offset), m, k_.blend, zero),
-                                            out_zero);
+              q[i] = requantize(acc);
             }
             oprig_dsp_store_bytes(y + c0, count, oprig_dsp_narrow_w_ub_sat(q));
           }

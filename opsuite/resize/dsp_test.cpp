@@ -98,7 +98,10 @@ struct Shape {
   std::vector<int64_t> in;
   int64_t out_height, out_width;
 };
-const Shape kShapes[] = {{{2, 5, 7, 5}, 9, 4}, {{1, 3, 4, 130}, 7, 9}, {{1, 6, 6, 256}, 3, 5}};
+// Channel counts: partial vectors (5, 130), whole word vectors per pixel
+// (32: four pixels a store; 64; 256: two byte vectors a pixel).
+const Shape kShapes[] = {{{2, 5, 7, 5}, 9, 4},   {{1, 3, 4, 130}, 7, 9}, {{1, 6, 6, 256}, 3, 5},
+                         {{1, 4, 5, 32}, 7, 11}, {{2, 3, 3, 64}, 5, 2}};
 
 TEST(ResizeDsp, NearestCopiesTheExactlyChosenCodeRequantisedExactly) {
   if (!test_device("dsp").present()) GTEST_SKIP() << "dsp is absent: " << test_device("dsp").why;
