@@ -13,9 +13,8 @@
 //   built at prepare in fp64 (exact).
 // - AVG, output pixel by output pixel (a window's divisor is the pixel's
 //   own), window cells in the padding skipped: codes summed two cells at a
-//   time in halfwords (vaddacc, at most 256
-//   cells before the sums are folded into words, so no halfword overflows),
-//   then per window, as TFLite's integer kernels requantise:
+//   time in halfwords (vaddacc, at most 256 cells before the sums are
+//   folded into words, so no halfword overflows), then per window, as TFLite's integer kernels requantise:
 //   q = z_out + scale_by(sum - cells * z_in, M_d), M_d = s_in / (s_out * d)
 //   with d the window's divisor (its cells, or the whole window with
 //   count_include_pad), a quant.hpp Multiplier per divisor made at prepare

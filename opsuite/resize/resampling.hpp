@@ -4,7 +4,9 @@
 // spec writes it: the input rows and columns each output index reads and
 // BILINEAR's weights, rounded once to fp32. The cpu kernel reads these
 // tables directly; the opencl and vulkan kernels read them from a device
-// buffer (device_table), so every backend blends with the same weights.
+// buffer (device_table), so every backend blends with the same weights. The
+// dsp kernel (UINT_8 only) takes the same coordinates (input_coordinate,
+// linear_position) and rounds the weights to its own fixed point.
 #pragma once
 
 #include <algorithm>
