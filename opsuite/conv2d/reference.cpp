@@ -100,13 +100,16 @@ void compute(const std::vector<RefTensor>& inputs, const RefParams& params, std:
                      : std::vector<int64_t>{y.batch, y.height, y.width, y.channels};
   out.values.assign(element_count(out.shape), 0.0);
   const int64_t group_out = c_out / group;
+  // Quantised activations: a plain INT_32 bias holds codes in units of
+  // s_in * s_w (TFLite, NNAPI, QNN); a quantised one is already real.
+  const double bias_unit = has_bias && in.scale != 0 && inputs[2].scale == 0 ? in.scale * weights.scale : 1.0;
   for (int64_t n = 0; n < y.batch; ++n)
     for (int64_t oy = 0; oy < y.height; ++oy)
       for (int64_t ox = 0; ox < y.width; ++ox)
         for (int64_t co = 0; co < c_out; ++co) {
           const int64_t g = co / group_out;
           CompensatedSum sum;
-          if (has_bias) sum.add(inputs[2].values[static_cast<size_t>(co)]);
+          if (has_bias) sum.add(bias_unit * inputs[2].values[static_cast<size_t>(co)]);
           for (int64_t ky = 0; ky < kh; ++ky) {
             const int64_t iy = oy * stride[0] - rows.before + ky * dilation[0];
             if (iy < 0 || iy >= x.height) continue;  // padding: zero

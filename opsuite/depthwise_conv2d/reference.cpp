@@ -60,6 +60,9 @@ void compute(const std::vector<RefTensor>& inputs, const RefParams& params, std:
   RefTensor& out = outputs.at(0);
   out.shape = {batch, out_h, out_w, c_out};
   out.values.assign(element_count(out.shape), 0.0);
+  // Quantised activations: a plain INT_32 bias holds codes in units of
+  // s_in * s_w (TFLite, NNAPI, QNN); a quantised one is already real.
+  const double bias_unit = has_bias && in.scale != 0 && inputs[2].scale == 0 ? in.scale * weights.scale : 1.0;
   size_t next = 0;
   for (int64_t n = 0; n < batch; ++n)
     for (int64_t oy = 0; oy < out_h; ++oy)
@@ -67,7 +70,7 @@ void compute(const std::vector<RefTensor>& inputs, const RefParams& params, std:
         for (int64_t o = 0; o < c_out; ++o) {
           const int64_t c = o / multiplier;
           CompensatedSum sum;
-          if (has_bias) sum.add(inputs[2].values[static_cast<size_t>(o)]);
+          if (has_bias) sum.add(bias_unit * inputs[2].values[static_cast<size_t>(o)]);
           for (int64_t ky = 0; ky < kh; ++ky) {
             const int64_t iy = oy * stride[0] - pads[0] + ky * dilation[0];
             if (iy < 0 || iy >= height) continue;  // padding: zero
