@@ -1,0 +1,215 @@
+// The quantised convolution on the dsp backend, shared by Conv2D
+// (opsuite/conv2d/dsp.cpp) and DepthwiseConv2D (opsuite/depthwise_conv2d/
+// dsp.cpp, the grouped case with one input channel per group): HVX code on
+// the simulator through oprig_dsp.h computing quant_conv.hpp's integer rule
+// bit for bit. Compiled into the dsp library only.
+//
+// The multiply-accumulate is vrmpy (Vw += vrmpy(Vub, Vb)): a word lane holds
+// one output channel and sums 4 products, so one instruction is 32 output
+// channels x 4 taps = 128 MACs. Per output pixel and group:
+//  - gather: the window's input bytes of the group (kh * kw runs of group_in
+//    bytes, vector loads and unaligned stores) into an aligned staging row of
+//    the workspace, padding taps as the zero point's code; INT_8 activations
+//    are moved to UINT_8 on the way (xor 0x80, the zero point + 128), which
+//    vrmpy's unsigned operand needs and which leaves (x - z_in) unchanged;
+//  - sum: for every 4 staged bytes, vextract them as a word and vsplat it to
+//    all 32 lanes, then vrmpy against the packed weight vector of those 4
+//    taps for 32 output channels; kPixels pixels share each weight load, two
+//    channel blocks share each splat;
+//  - the accumulator starts at bias - z_in' * sum(w) (the staged domain's
+//    zero point times the channel's weight sum), so sum (x - z_in) w needs no
+//    per-tap correction; weights must be symmetric (z_w = 0);
+//  - requantise: TFLite's multiplier (oprig_dsp_apply_quantized_multiplier_w:
+//    shift, srdhm, rdbpot), + z_out, vmax/vmin to the type's range, narrow,
+//    a predicated store of the channels.
+// The weights and bias are static tensors whose data the ABI hands over at
+// execute: the kernel lays them out on the host there (a vendor kernel does
+// it once at graph finalisation); no output element is computed on the host.
+// Cycles: backends/dsp/cost_model.md, "Conv2D UINT_8".
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+
+#include "common/quant_conv.hpp"
+#include "oprig/oprig_dsp.h"
+
+namespace oprig::opsuite::dsp_conv {
+
+inline constexpr int64_t kLanes = 32;   // output channels per accumulator vector
+inline constexpr int64_t kPixels = 4;   // output pixels that share a weight vector load
+inline constexpr size_t kVector = OPRIG_DSP_VECTOR_BYTES;
+
+struct FreeBytes {
+  void operator()(uint8_t* p) const { std::free(p); }
+};
+using Bytes = std::unique_ptr<uint8_t[], FreeBytes>;
+
+inline size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
+
+inline Bytes aligned_bytes(size_t n) {
+  return Bytes(static_cast<uint8_t*>(std::aligned_alloc(kVector, round_up(std::max<size_t>(n, 1), kVector))));
+}
+
+class QuantConv {
+ public:
+  // UNSUPPORTED for asymmetric weights (the accumulator's start needs z_w = 0).
+  oprig_status prepare(const quant::ConvShape& s, const quant::ConvRule& r) {
+    shape_ = s;
+    rule_ = r;
+    if (r.weight_zero != 0) return OPRIG_STATUS_UNSUPPORTED;
+    depth_ = s.depth();
+    quads_ = (depth_ + 3) / 4;
+    blocks_ = (s.group_out + kLanes - 1) / kLanes;
+    staged_zero_ = r.in_zero + (r.is_signed ? 128 : 0);
+    row_bytes_ = round_up(static_cast<size_t>(quads_) * 4, kVector) + kVector;  // + the last run's spill
+    weights_ = aligned_bytes(static_cast<size_t>(s.group * blocks_ * quads_) * kVector);
+    starts_ = aligned_bytes(static_cast<size_t>(s.group * blocks_) * kVector);
+    rows_ = aligned_bytes(static_cast<size_t>(kPixels) * row_bytes_);
+    if (!weights_ || !starts_ || !rows_) return OPRIG_STATUS_OUT_OF_MEMORY;
+    std::fill_n(rows_.get(), static_cast<size_t>(kPixels) * row_bytes_, uint8_t{0});  // read before the first gather fills it
+    return OPRIG_STATUS_OK;
+  }
+
+  oprig_status execute(const oprig_backend_context* ctx, const oprig_tensor* inputs, const oprig_tensor& out,
+                       oprig_execute_info* info) {
+    pack(static_cast<const int8_t*>(inputs[1].data),
+         rule_.has_bias ? static_cast<const int32_t*>(inputs[2].data) : nullptr);
+    if (const oprig_status st = oprig_dsp_begin(ctx); st != OPRIG_STATUS_OK) return st;
+    const auto in_bytes = static_cast<uint64_t>(shape_.batch * shape_.height * shape_.width * shape_.c_in);
+    if (shape_.pixels() > 0 && shape_.c_out > 0)
+      run(static_cast<const uint8_t*>(inputs[0].data), in_bytes, static_cast<uint8_t*>(out.data));
+    return oprig_dsp_end(info);
+  }
+
+ private:
+  uint8_t* weight_vector(int64_t g, int64_t b, int64_t q) const {
+    return weights_.get() + static_cast<size_t>((g * blocks_ + b) * quads_ + q) * kVector;
+  }
+
+  // Host layout of the static operands: per group, block of 32 channels and
+  // quad of taps, lane j's 4 bytes are w[4q .. 4q + 3][channel j] (0 past the
+  // depth or the group's channels); the start vectors bias - z' sum(w).
+  void pack(const int8_t* w, const int32_t* bias) {
+    const quant::ConvShape& s = shape_;
+    std::fill_n(weights_.get(), static_cast<size_t>(s.group * blocks_ * quads_) * kVector, uint8_t{0});
+    auto* starts = reinterpret_cast<int32_t*>(starts_.get());
+    std::fill_n(starts, static_cast<size_t>(s.group * blocks_ * kLanes), 0);
+    for (int64_t g = 0; g < s.group; ++g)
+      for (int64_t c = 0; c < s.group_out; ++c) {
+        const int64_t co = g * s.group_out + c, b = c / kLanes, lane = c % kLanes;
+        uint32_t sum = 0;
+        for (int64_t k = 0; k < depth_; ++k) {
+          const int8_t v = w[static_cast<size_t>(k * s.c_out + co)];
+          weight_vector(g, b, k / 4)[lane * 4 + k % 4] = static_cast<uint8_t>(v);
+          sum += static_cast<uint32_t>(static_cast<int32_t>(v));
+        }
+        const uint32_t start = (bias != nullptr ? static_cast<uint32_t>(bias[co]) : 0u) -
+                               static_cast<uint32_t>(staged_zero_) * sum;
+        starts[(g * blocks_ + b) * kLanes + lane] = static_cast<int32_t>(start);
+      }
+  }
+
+  // The staging row of one output pixel and group: kh * kw runs of group_in
+  // bytes, padding as the staged zero point. Each run is written in whole
+  // unaligned vectors; what a vector writes past its run the next run
+  // overwrites, and past the depth it meets zero weights.
+  void gather(const uint8_t* in, uint64_t in_bytes, int64_t pixel, int64_t g, uint8_t* row) const {
+    const quant::ConvShape& s = shape_;
+    const int64_t ox = pixel % s.out_w, oy = pixel / s.out_w % s.out_h, n = pixel / (s.out_w * s.out_h);
+    const auto run = static_cast<size_t>(s.group_in);
+    for (int64_t ky = 0; ky < s.kh; ++ky) {
+      const int64_t iy = oy * s.stride[0] - s.pad_top + ky * s.dilation[0];
+      for (int64_t kx = 0; kx < s.kw; ++kx) {
+        const int64_t ix = ox * s.stride[1] - s.pad_left + kx * s.dilation[1];
+        uint8_t* dst = row + static_cast<size_t>(ky * s.kw + kx) * run;
+        if (iy < 0 || iy >= s.height || ix < 0 || ix >= s.width) {
+          for (size_t off = 0; off < run; off += kVector) oprig_vmemu_store(dst + off, pad_);
+          continue;
+        }
+        const auto at = static_cast<size_t>(((n * s.height + iy) * s.width + ix) * s.c_in + g * s.group_in);
+        for (size_t off = 0; off < run; off += kVector) {
+          HVX_Vector v = oprig_dsp_load_bytes(in + at + off, static_cast<size_t>(in_bytes) - at - off);
+          if (rule_.is_signed) v = Q6_V_vxor_VV(v, flip_);
+          oprig_vmemu_store(dst + off, v);
+        }
+      }
+    }
+  }
+
+  HVX_Vector requantize(HVX_Vector acc) const {
+    HVX_Vector v = oprig_dsp_apply_quantized_multiplier_w(acc, &multiplier_);
+    v = Q6_Vw_vadd_VwVw(v, out_zero_);
+    return Q6_Vw_vmin_VwVw(Q6_Vw_vmax_VwVw(v, lo_), hi_);
+  }
+
+  void run(const uint8_t* in, uint64_t in_bytes, uint8_t* out) {
+    const quant::ConvShape& s = shape_;
+    const quant::ConvRule& r = rule_;
+    oprig_dsp_map(weights_.get(), static_cast<size_t>(s.group * blocks_ * quads_) * kVector, "packed weights");
+    oprig_dsp_map(starts_.get(), static_cast<size_t>(s.group * blocks_) * kVector, "accumulator starts");
+    oprig_dsp_map_writable(rows_.get(), static_cast<size_t>(kPixels) * row_bytes_, "staging rows");
+    // Constants, made once outside the loops as a Hexagon compiler hoists them.
+    multiplier_ = oprig_dsp_make_quantized_multiplier(r.multiplier.m, r.multiplier.left - r.multiplier.right);
+    out_zero_ = Q6_V_vsplat_R(r.out_zero);
+    lo_ = Q6_V_vsplat_R(r.range.lo);
+    hi_ = Q6_V_vsplat_R(r.range.hi);
+    pad_ = Q6_Vb_vsplat_R(staged_zero_);
+    flip_ = Q6_Vb_vsplat_R(0x80);
+    const int64_t pixels = s.pixels();
+    for (int64_t g = 0; g < s.group; ++g)
+      for (int64_t p0 = 0; p0 < pixels; p0 += kPixels) {
+        const int64_t count = std::min(kPixels, pixels - p0);
+        for (int64_t p = 0; p < count; ++p) gather(in, in_bytes, p0 + p, g, rows_.get() + static_cast<size_t>(p) * row_bytes_);
+        for (int64_t b = 0; b < blocks_; b += 2) sum_and_store(out, g, b, p0, count);
+      }
+  }
+
+  // Channel blocks b and b + 1 (when there is one) of `count` pixels.
+  void sum_and_store(uint8_t* out, int64_t g, int64_t b, int64_t p0, int64_t count) const {
+    const quant::ConvShape& s = shape_;
+    const bool pair = b + 1 < blocks_;
+    HVX_Vector acc[kPixels][2];
+    const HVX_Vector start0 = oprig_vmem_load(starts_.get() + static_cast<size_t>(g * blocks_ + b) * kVector);
+    const HVX_Vector start1 = pair ? oprig_vmem_load(starts_.get() + static_cast<size_t>(g * blocks_ + b + 1) * kVector)
+                                   : start0;
+    for (int64_t p = 0; p < count; ++p) acc[p][0] = start0, acc[p][1] = start1;
+    HVX_Vector staged[kPixels];
+    for (int64_t q = 0; q < quads_; ++q) {
+      const int64_t word = q % kLanes;
+      if (word == 0)
+        for (int64_t p = 0; p < count; ++p)
+          staged[p] = oprig_vmem_load(rows_.get() + static_cast<size_t>(p) * row_bytes_ + static_cast<size_t>(q) * 4);
+      const HVX_Vector w0 = oprig_vmem_load(weight_vector(g, b, q));
+      const HVX_Vector w1 = pair ? oprig_vmem_load(weight_vector(g, b + 1, q)) : w0;
+      for (int64_t p = 0; p < count; ++p) {
+        const HVX_Vector x = Q6_V_vsplat_R(Q6_R_vextract_VR(staged[p], static_cast<int>(word * 4)));
+        acc[p][0] = Q6_Vw_vrmpyacc_VwVubVb(acc[p][0], x, w0);
+        if (pair) acc[p][1] = Q6_Vw_vrmpyacc_VwVubVb(acc[p][1], x, w1);
+      }
+    }
+    const int64_t first = b * kLanes;
+    const auto channels = static_cast<size_t>(std::min(s.group_out - first, (pair ? 2 : 1) * kLanes));
+    for (int64_t p = 0; p < count; ++p) {
+      const HVX_Vector lo = requantize(acc[p][0]);
+      const HVX_Vector hi = pair ? requantize(acc[p][1]) : lo;
+      const HVX_Vector words[4] = {lo, hi, hi, hi};
+      const HVX_Vector bytes = rule_.is_signed ? oprig_dsp_narrow_w_b_sat(words) : oprig_dsp_narrow_w_ub_sat(words);
+      uint8_t* dst = out + static_cast<size_t>((p0 + p) * s.c_out + g * s.group_out + first);
+      oprig_dsp_store_bytes(dst, channels, bytes);
+    }
+  }
+
+  quant::ConvShape shape_;
+  quant::ConvRule rule_;
+  int64_t depth_ = 0, quads_ = 0, blocks_ = 0;
+  int32_t staged_zero_ = 0;
+  size_t row_bytes_ = 0;
+  Bytes weights_, starts_, rows_;
+  oprig_dsp_quantized_multiplier multiplier_{};
+  HVX_Vector out_zero_{}, lo_{}, hi_{}, pad_{}, flip_{};
+};
+
+}  // namespace oprig::opsuite::dsp_conv
