@@ -53,6 +53,33 @@ inline Bytes aligned_bytes(size_t n) {
   return Bytes(static_cast<uint8_t*>(std::aligned_alloc(kVector, round_up(std::max<size_t>(n, 1), kVector))));
 }
 
+// The requantise-and-narrow tail of both ops' dsp kernels: int32
+// accumulators to output codes by quant_conv.hpp's rule. make() splats the
+// constants (instructions: once per execute, outside the loops).
+struct Requantizer {
+  oprig_dsp_quantized_multiplier multiplier{};
+  HVX_Vector out_zero{}, lo{}, hi{};
+  bool is_signed = false;
+
+  void make(const quant::ConvRule& r) {
+    multiplier = oprig_dsp_make_quantized_multiplier(r.multiplier.m, r.multiplier.left - r.multiplier.right);
+    out_zero = Q6_V_vsplat_R(r.out_zero);
+    lo = Q6_V_vsplat_R(r.range.lo);
+    hi = Q6_V_vsplat_R(r.range.hi);
+    is_signed = r.is_signed;
+  }
+  // scale_by(acc, M) + z_out, clamped to the type (vmax/vmin).
+  HVX_Vector words(HVX_Vector acc) const {
+    const HVX_Vector v = Q6_Vw_vadd_VwVw(oprig_dsp_apply_quantized_multiplier_w(acc, &multiplier), out_zero);
+    return Q6_Vw_vmin_VwVw(Q6_Vw_vmax_VwVw(v, lo), hi);
+  }
+  // Four accumulator vectors (words in element order) to 128 codes.
+  HVX_Vector bytes(const HVX_Vector acc[4]) const {
+    const HVX_Vector w[4] = {words(acc[0]), words(acc[1]), words(acc[2]), words(acc[3])};
+    return is_signed ? oprig_dsp_narrow_w_b_sat(w) : oprig_dsp_narrow_w_ub_sat(w);
+  }
+};
+
 class QuantConv {
  public:
   // UNSUPPORTED for asymmetric weights (the accumulator's start needs z_w = 0).
@@ -139,12 +166,6 @@ class QuantConv {
     }
   }
 
-  HVX_Vector requantize(HVX_Vector acc) const {
-    HVX_Vector v = oprig_dsp_apply_quantized_multiplier_w(acc, &multiplier_);
-    v = Q6_Vw_vadd_VwVw(v, out_zero_);
-    return Q6_Vw_vmin_VwVw(Q6_Vw_vmax_VwVw(v, lo_), hi_);
-  }
-
   void run(const uint8_t* in, uint64_t in_bytes, uint8_t* out) {
     const quant::ConvShape& s = shape_;
     const quant::ConvRule& r = rule_;
@@ -152,10 +173,7 @@ class QuantConv {
     oprig_dsp_map(starts_.get(), static_cast<size_t>(s.group * blocks_) * kVector, "accumulator starts");
     oprig_dsp_map_writable(rows_.get(), static_cast<size_t>(kPixels) * row_bytes_, "staging rows");
     // Constants, made once outside the loops as a Hexagon compiler hoists them.
-    multiplier_ = oprig_dsp_make_quantized_multiplier(r.multiplier.m, r.multiplier.left - r.multiplier.right);
-    out_zero_ = Q6_V_vsplat_R(r.out_zero);
-    lo_ = Q6_V_vsplat_R(r.range.lo);
-    hi_ = Q6_V_vsplat_R(r.range.hi);
+    requantizer_.make(r);
     pad_ = Q6_Vb_vsplat_R(staged_zero_);
     flip_ = Q6_Vb_vsplat_R(0x80);
     const int64_t pixels = s.pixels();
@@ -193,8 +211,8 @@ class QuantConv {
     const int64_t first = b * kLanes;
     const auto channels = static_cast<size_t>(std::min(s.group_out - first, (pair ? 2 : 1) * kLanes));
     for (int64_t p = 0; p < count; ++p) {
-      const HVX_Vector lo = requantize(acc[p][0]);
-      const HVX_Vector hi = pair ? requantize(acc[p][1]) : lo;
+      const HVX_Vector lo = requantizer_.words(acc[p][0]);
+      const HVX_Vector hi = pair ? requantizer_.words(acc[p][1]) : lo;
       const HVX_Vector words[4] = {lo, hi, hi, hi};
       const HVX_Vector bytes = rule_.is_signed ? oprig_dsp_narrow_w_b_sat(words) : oprig_dsp_narrow_w_ub_sat(words);
       uint8_t* dst = out + static_cast<size_t>((p0 + p) * s.c_out + g * s.group_out + first);
@@ -208,8 +226,8 @@ class QuantConv {
   int32_t staged_zero_ = 0;
   size_t row_bytes_ = 0;
   Bytes weights_, starts_, rows_;
-  oprig_dsp_quantized_multiplier multiplier_{};
-  HVX_Vector out_zero_{}, lo_{}, hi_{}, pad_{}, flip_{};
+  Requantizer requantizer_;
+  HVX_Vector pad_{}, flip_{};
 };
 
 }  // namespace oprig::opsuite::dsp_conv
