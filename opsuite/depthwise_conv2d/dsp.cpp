@@ -1,17 +1,18 @@
 // DepthwiseConv2D on the dsp backend: UINT_8 or INT_8 activations, INT_8
 // weights, INT_32 bias, NHWC, every stride, dilation, padding and multiplier,
 // by quant_conv.hpp's integer rule. Two HVX programs:
-//  - RowDepthwise, multiplier 1 and horizontal stride 1 (MobileNet's
-//    layers): an output row is one run of out_w * C bytes, and tap (ky, kx)
-//    reads the padded input row oy * stride + ky * dilation shifted by
-//    kx * dilation * C bytes, so 128 consecutive output bytes (pixels and
-//    channels together) take one vector per tap. Four taps' vectors are
+//  - RowDepthwise, multiplier 1 (MobileNet's layers): an output row is one
+//    run of out_w * C bytes, and tap (ky, kx) reads the padded input row
+//    oy * stride + ky * dilation shifted by kx * dilation * C bytes (with a
+//    horizontal stride s, in the column phase kx * dilation % s of the
+//    padded image, whose columns are split by j % s), so 128 consecutive
+//    output bytes (pixels and channels together) take one vector per tap. Four taps' vectors are
 //    interleaved (vshuff by bytes, then halfwords) so that a word lane holds
 //    one output byte's 4 taps, and vrmpy against weights laid out the same
 //    way sums them: 4 vrmpy per 4 taps per 128 outputs. The input is first
 //    copied into a padded image in the workspace (the zero point's code
 //    around it), so no tap needs a bounds test.
-//  - otherwise the grouped convolution with one input channel per group,
+//  - multipliers above 1: the grouped convolution with one input channel per group,
 //    common/dsp_conv.hpp's (32 output channels x 4 taps per vrmpy): correct
 //    for every multiplier and stride, slow where the group has few channels.
 // Cycles: backends/dsp/cost_model.md, "DepthwiseConv2D UINT_8".
@@ -37,7 +38,7 @@ class RowDepthwise {
  public:
   static constexpr int64_t kResidentQuads = 4;
 
-  static bool applies(const depthwise::Geometry& g) { return g.multiplier() == 1 && g.params.stride[1] == 1; }
+  static bool applies(const depthwise::Geometry& g) { return g.multiplier() == 1; }
 
   oprig_status prepare(const quant::ConvShape& s, const quant::ConvRule& r) {
     shape_ = s;
@@ -48,12 +49,15 @@ class RowDepthwise {
     quads_ = (taps_ + 3) / 4;
     phases_ = c / std::gcd<int64_t>(c, static_cast<int64_t>(kVector));  // chunks of 128 bytes before the channels repeat
     staged_zero_ = r.in_zero + (r.is_signed ? 128 : 0);
-    const int64_t padded_w = (s.out_w - 1) + (s.kw - 1) * s.dilation[1] + 1;
+    const int64_t padded_w = (s.out_w - 1) * s.stride[1] + (s.kw - 1) * s.dilation[1] + 1;
     const int64_t padded_h = (s.out_h - 1) * s.stride[0] + (s.kh - 1) * s.dilation[0] + 1;
     padded_w_ = std::max(padded_w, s.pad_left + s.width);
     padded_h_ = std::max(padded_h, s.pad_top + s.height);
-    row_bytes_ = static_cast<size_t>(padded_w_ * c);
-    image_bytes_ = dsp_conv::round_up(static_cast<size_t>(padded_h_) * row_bytes_, kVector) + 2 * kVector;
+    // Horizontal stride s: column j of the padded image goes to column
+    // j / s of column phase j % s, so each tap reads a contiguous run again.
+    row_bytes_ = static_cast<size_t>((padded_w_ + s.stride[1] - 1) / s.stride[1] * c);
+    phase_bytes_ = static_cast<size_t>(padded_h_) * row_bytes_;
+    image_bytes_ = dsp_conv::round_up(static_cast<size_t>(s.stride[1]) * phase_bytes_, kVector) + 2 * kVector;
     out_row_bytes_ = static_cast<size_t>(s.out_w * c);
     weights_ = dsp_conv::aligned_bytes(static_cast<size_t>(phases_ * quads_ * 4) * kVector);
     starts_ = dsp_conv::aligned_bytes(static_cast<size_t>(phases_ * 4) * kVector);
@@ -101,19 +105,34 @@ class RowDepthwise {
       }
   }
 
+  // Copies n bytes (INT_8 moved to UINT_8 by xor 0x80).
+  void copy(const uint8_t* src, uint8_t* dst, size_t n) const {
+    for (size_t off = 0; off < n; off += kVector) {
+      HVX_Vector v = oprig_dsp_load_bytes(src + off, n - off);
+      if (rule_.is_signed) v = Q6_V_vxor_VV(v, flip_);
+      oprig_dsp_store_bytes(dst + off, n - off, v);
+    }
+  }
+
   // Image n into the workspace: the zero point's code everywhere, then each
-  // input row (INT_8 moved to UINT_8 by xor 0x80) at its padded place.
+  // input row at its padded place: whole rows at stride 1, else pixel by
+  // pixel into the column phases.
   void pad_image(const uint8_t* in, int64_t n) const {
     const quant::ConvShape& s = shape_;
     for (size_t off = 0; off + kVector <= image_bytes_; off += kVector) oprig_vmem_store(image_.get() + off, pad_);
-    const auto run = static_cast<size_t>(s.width * s.c_in);
+    const auto pixel = static_cast<size_t>(s.c_in);
+    const auto run = static_cast<size_t>(s.width) * pixel;
     for (int64_t y = 0; y < s.height; ++y) {
       const uint8_t* src = in + static_cast<size_t>(n * s.height + y) * run;
-      uint8_t* dst = image_.get() + static_cast<size_t>(y + s.pad_top) * row_bytes_ + static_cast<size_t>(s.pad_left * s.c_in);
-      for (size_t off = 0; off < run; off += kVector) {
-        HVX_Vector v = oprig_dsp_load_bytes(src + off, run - off);
-        if (rule_.is_signed) v = Q6_V_vxor_VV(v, flip_);
-        oprig_dsp_store_bytes(dst + off, run - off, v);
+      uint8_t* row = image_.get() + static_cast<size_t>(y + s.pad_top) * row_bytes_;
+      if (s.stride[1] == 1) {
+        copy(src, row + static_cast<size_t>(s.pad_left) * pixel, run);
+        continue;
+      }
+      for (int64_t x = 0; x < s.width; ++x) {
+        const int64_t j = x + s.pad_left;
+        copy(src + static_cast<size_t>(x) * pixel,
+             row + static_cast<size_t>(j % s.stride[1]) * phase_bytes_ + static_cast<size_t>(j / s.stride[1]) * pixel, pixel);
       }
     }
   }
@@ -159,9 +178,10 @@ class RowDepthwise {
                 x[t] = pad_;  // meets zero weights
                 continue;
               }
-              const int64_t ky = tap / s.kw, kx = tap % s.kw;
+              const int64_t ky = tap / s.kw, column = tap % s.kw * s.dilation[1];
               x[t] = oprig_vmemu_load(top + static_cast<size_t>(ky * s.dilation[0]) * row_bytes_ +
-                                      static_cast<size_t>(kx * s.dilation[1] * s.c_in) + first);
+                                      static_cast<size_t>(column % s.stride[1]) * phase_bytes_ +
+                                      static_cast<size_t>(column / s.stride[1] * s.c_in) + first);
             }
             // Bytes of taps 0..3 side by side: output bytes 0..31, 32..63, 64..95, 96..127.
             const HVX_VectorPair x01 = Q6_W_vshuff_VVR(x[1], x[0], -1), x23 = Q6_W_vshuff_VVR(x[3], x[2], -1);
@@ -182,7 +202,7 @@ class RowDepthwise {
   quant::ConvRule rule_;
   int64_t taps_ = 0, quads_ = 0, phases_ = 1, padded_w_ = 0, padded_h_ = 0;
   int32_t staged_zero_ = 0;
-  size_t row_bytes_ = 0, image_bytes_ = 0, out_row_bytes_ = 0;
+  size_t row_bytes_ = 0, phase_bytes_ = 0, image_bytes_ = 0, out_row_bytes_ = 0;
   Bytes weights_, starts_, image_;
   dsp_conv::Requantizer requantizer_;
   HVX_Vector pad_{}, flip_{};
