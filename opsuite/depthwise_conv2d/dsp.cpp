@@ -6,7 +6,8 @@
 //    oy * stride + ky * dilation shifted by kx * dilation * C bytes (with a
 //    horizontal stride s, in the column phase kx * dilation % s of the
 //    padded image, whose columns are split by j % s), so 128 consecutive
-//    output bytes (pixels and channels together) take one vector per tap. Four taps' vectors are
+//    output bytes (pixels and channels together) take one vector per tap
+//    (Lines: aligned loads shared by the taps of a row, valign between). Four taps' vectors are
 //    interleaved (vshuff by bytes, then halfwords) so that a word lane holds
 //    one output byte's 4 taps, and vrmpy against weights laid out the same
 //    way sums them: 4 vrmpy per 4 taps per 128 outputs. The input is first
@@ -33,6 +34,37 @@ namespace {
 
 using dsp_conv::Bytes;
 using dsp_conv::kVector;
+
+// The vectors at any addresses of one chunk's taps, from aligned loads: each
+// 128-byte line once (taps of a row share lines: a 3x3 kernel over 32
+// channels needs 2 or 3 lines a row, not 3 loads with their unaligned
+// penalties), a vector between two lines by valign (one permute).
+class Lines {
+ public:
+  HVX_Vector at(const uint8_t* address) {
+    const auto a = reinterpret_cast<uintptr_t>(address);
+    const auto* base = reinterpret_cast<const uint8_t*>(a & ~static_cast<uintptr_t>(kVector - 1));
+    const auto offset = static_cast<int>(a & (kVector - 1));
+    if (offset == 0) return line(base);
+    return Q6_V_valign_VVR(line(base + kVector), line(base), offset);
+  }
+
+ private:
+  static constexpr int kMax = 24;
+  HVX_Vector line(const uint8_t* p) {
+    for (int i = 0; i < count_; ++i)
+      if (where_[i] == p) return vectors_[i];
+    const HVX_Vector v = oprig_vmem_load(p);
+    if (count_ < kMax) {
+      where_[count_] = p;
+      vectors_[count_++] = v;
+    }
+    return v;
+  }
+  const uint8_t* where_[kMax] = {};
+  HVX_Vector vectors_[kMax];
+  int count_ = 0;
+};
 
 class RowDepthwise {
  public:
@@ -170,6 +202,7 @@ class RowDepthwise {
           for (int64_t v = 0; v < 4; ++v)
             acc[v] = resident ? resident_start[v]
                               : oprig_vmem_load(starts_.get() + static_cast<size_t>(phase * 4 + v) * kVector);
+          Lines lines;
           for (int64_t q = 0; q < quads_; ++q) {
             HVX_Vector x[4];
             for (int64_t t = 0; t < 4; ++t) {
@@ -179,9 +212,9 @@ class RowDepthwise {
                 continue;
               }
               const int64_t ky = tap / s.kw, column = tap % s.kw * s.dilation[1];
-              x[t] = oprig_vmemu_load(top + static_cast<size_t>(ky * s.dilation[0]) * row_bytes_ +
-                                      static_cast<size_t>(column % s.stride[1]) * phase_bytes_ +
-                                      static_cast<size_t>(column / s.stride[1] * s.c_in) + first);
+              x[t] = lines.at(top + static_cast<size_t>(ky * s.dilation[0]) * row_bytes_ +
+                              static_cast<size_t>(column % s.stride[1]) * phase_bytes_ +
+                              static_cast<size_t>(column / s.stride[1] * s.c_in) + first);
             }
             // Bytes of taps 0..3 side by side: output bytes 0..31, 32..63, 64..95, 96..127.
             const HVX_VectorPair x01 = Q6_W_vshuff_VVR(x[1], x[0], -1), x23 = Q6_W_vshuff_VVR(x[3], x[2], -1);
