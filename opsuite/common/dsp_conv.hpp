@@ -18,7 +18,9 @@
 //    kPixels pixels share each weight load, two channel blocks each splat;
 //  - the accumulator starts at bias - z_in' * sum(w) (the staged domain's
 //    zero point times the channel's weight sum), so sum (x - z_in) w needs no
-//    per-tap correction; weights must be symmetric (z_w = 0);
+//    per-tap correction; asymmetric weights (z_w != 0, ONNX's QLinearConv)
+//    add - z_w sum(x - z_in') per pixel (window_sum: vrmpy with the scalar
+//    -z_w over the staged row, reduced over the lanes);
 //  - requantise: TFLite's multiplier (oprig_dsp_apply_quantized_multiplier_w:
 //    shift, srdhm, rdbpot), + z_out, vmax/vmin to the type's range, narrow,
 //    a predicated store of the channels.
@@ -82,11 +84,9 @@ struct Requantizer {
 
 class QuantConv {
  public:
-  // UNSUPPORTED for asymmetric weights (the accumulator's start needs z_w = 0).
   oprig_status prepare(const quant::ConvShape& s, const quant::ConvRule& r) {
     shape_ = s;
     rule_ = r;
-    if (r.weight_zero != 0) return OPRIG_STATUS_UNSUPPORTED;
     depth_ = s.depth();
     quads_ = (depth_ + 3) / 4;
     blocks_ = (s.group_out + kLanes - 1) / kLanes;
@@ -134,8 +134,12 @@ class QuantConv {
           weight_vector(g, b, k / 4)[lane * 4 + k % 4] = static_cast<uint8_t>(v);
           sum += static_cast<uint32_t>(static_cast<int32_t>(v));
         }
+        // Asymmetric weights: - z_w sum(x) comes per pixel (window_sum), over
+        // every staged byte of the row, the R - K past the depth being z'.
+        const auto staged = static_cast<uint32_t>(round_up(static_cast<size_t>(quads_) * 4, kVector));
         const uint32_t start = (bias != nullptr ? static_cast<uint32_t>(bias[co]) : 0u) -
-                               static_cast<uint32_t>(staged_zero_) * sum;
+                               static_cast<uint32_t>(staged_zero_) * sum +
+                               static_cast<uint32_t>(rule_.weight_zero) * static_cast<uint32_t>(staged_zero_) * staged;
         starts[(g * blocks_ + b) * kLanes + lane] = static_cast<int32_t>(start);
       }
   }
@@ -183,7 +187,11 @@ class QuantConv {
     for (int64_t g = 0; g < s.group; ++g)
       for (int64_t p0 = 0; p0 < pixels; p0 += kPixels) {
         const int64_t count = std::min(kPixels, pixels - p0);
-        for (int64_t p = 0; p < count; ++p) gather(in, in_bytes, p0 + p, g, rows_.get() + static_cast<size_t>(p) * row_bytes_);
+        for (int64_t p = 0; p < count; ++p) {
+          uint8_t* row = rows_.get() + static_cast<size_t>(p) * row_bytes_;
+          gather(in, in_bytes, p0 + p, g, row);
+          if (r.weight_zero != 0) window_sums_[p] = window_sum(row);
+        }
         for (int64_t b = 0; b < blocks_; b += 2) sum_and_store(out, g, b, p0, count);
       }
   }
@@ -199,6 +207,27 @@ class QuantConv {
     return Q6_V_vsplat_R(Q6_R_vextract_VR(v, word * 4));
   }
 
+  // - z_w times the sum of a staged row in every lane: the bytes past the
+  // depth set to z' (two stores at most), vrmpy with the scalar bytes -z_w
+  // (-128 as 127 + 1), then a rotate-and-add reduction over the 32 lanes.
+  HVX_Vector window_sum(uint8_t* row) const {
+    const size_t staged = round_up(static_cast<size_t>(quads_) * 4, kVector);
+    const auto depth = static_cast<size_t>(depth_);
+    oprig_vmemu_store(row + depth, pad_);
+    if (depth + kVector < staged) oprig_vmemu_store(row + depth + kVector, pad_);
+    const int32_t negated = -rule_.weight_zero;
+    const int32_t first = std::min(negated, 127), second = negated - first;  // second: 1 when z_w = -128
+    const auto bytes = [](int32_t b) { return static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint8_t>(b)) * 0x01010101u); };
+    HVX_Vector sum = Q6_V_vzero();
+    for (size_t off = 0; off < staged; off += kVector) {
+      const HVX_Vector v = oprig_vmem_load(row + off);
+      sum = Q6_Vw_vrmpyacc_VwVubRb(sum, v, bytes(first));
+      if (second != 0) sum = Q6_Vw_vrmpyacc_VwVubRb(sum, v, bytes(second));
+    }
+    for (int shift = 64; shift >= 4; shift /= 2) sum = Q6_Vw_vadd_VwVw(sum, Q6_V_vror_VR(sum, shift));
+    return sum;
+  }
+
   // Channel blocks b and b + 1 (when there is one) of `count` pixels.
   void sum_and_store(uint8_t* out, int64_t g, int64_t b, int64_t p0, int64_t count) const {
     const quant::ConvShape& s = shape_;
@@ -207,7 +236,11 @@ class QuantConv {
     const HVX_Vector start0 = oprig_vmem_load(starts_.get() + static_cast<size_t>(g * blocks_ + b) * kVector);
     const HVX_Vector start1 = pair ? oprig_vmem_load(starts_.get() + static_cast<size_t>(g * blocks_ + b + 1) * kVector)
                                    : start0;
-    for (int64_t p = 0; p < count; ++p) acc[p][0] = start0, acc[p][1] = start1;
+    for (int64_t p = 0; p < count; ++p) {
+      acc[p][0] = start0, acc[p][1] = start1;
+      if (rule_.weight_zero != 0)
+        acc[p][0] = Q6_Vw_vadd_VwVw(start0, window_sums_[p]), acc[p][1] = Q6_Vw_vadd_VwVw(start1, window_sums_[p]);
+    }
     HVX_Vector staged[kPixels];
     for (int64_t q = 0; q < quads_; ++q) {
       const int64_t word = q % kLanes;
@@ -242,6 +275,7 @@ class QuantConv {
   Bytes weights_, starts_, rows_;
   Requantizer requantizer_;
   HVX_Vector pad_{}, flip_{}, broadcast_{};
+  HVX_Vector window_sums_[kPixels];  // - z_w sum(x) of each pixel's window (asymmetric weights)
   alignas(kVector) uint8_t broadcast_control_[kVector] = {};  // byte k: k & 0x7C (prepare)
 };
 

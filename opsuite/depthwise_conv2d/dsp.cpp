@@ -75,7 +75,6 @@ class RowDepthwise {
   oprig_status prepare(const quant::ConvShape& s, const quant::ConvRule& r) {
     shape_ = s;
     rule_ = r;
-    if (r.weight_zero != 0) return OPRIG_STATUS_UNSUPPORTED;
     const int64_t c = s.c_in;
     taps_ = s.kh * s.kw;
     quads_ = (taps_ + 3) / 4;
@@ -131,8 +130,12 @@ class RowDepthwise {
             weight_vector(phase, q, v)[j * 4 + t] = static_cast<uint8_t>(value);
             sum += static_cast<uint32_t>(static_cast<int32_t>(value));
           }
+        // Asymmetric weights: - z_w sum(x) comes from a vrmpy per quad with
+        // the scalar -z_w, over 4 quads_ slots whose unused ones hold z'.
         const uint32_t start = (bias != nullptr ? static_cast<uint32_t>(bias[channel]) : 0u) -
-                               static_cast<uint32_t>(staged_zero_) * sum;
+                               static_cast<uint32_t>(staged_zero_) * sum +
+                               static_cast<uint32_t>(rule_.weight_zero) * static_cast<uint32_t>(staged_zero_) *
+                                   static_cast<uint32_t>(4 * quads_);
         starts[(phase * 4 + v) * 32 + j] = static_cast<int32_t>(start);
       }
   }
@@ -175,6 +178,10 @@ class RowDepthwise {
     oprig_dsp_map(starts_.get(), static_cast<size_t>(phases_ * 4) * kVector, "accumulator starts");
     oprig_dsp_map_writable(image_.get(), image_bytes_, "padded image");
     requantizer_.make(rule_);
+    const int32_t negated = -rule_.weight_zero, first = std::min(negated, 127);  // -128 is 127 + 1
+    const auto bytes = [](int32_t b) { return static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint8_t>(b)) * 0x01010101u); };
+    zero_bytes_[0] = bytes(first);
+    zero_bytes_[1] = bytes(negated - first);
     pad_ = Q6_Vb_vsplat_R(staged_zero_);
     flip_ = Q6_Vb_vsplat_R(0x80);
     const int64_t chunks = static_cast<int64_t>((out_row_bytes_ + kVector - 1) / kVector);
@@ -221,9 +228,14 @@ class RowDepthwise {
             const HVX_VectorPair lo = Q6_W_vshuff_VVR(Q6_V_lo_W(x23), Q6_V_lo_W(x01), -2);
             const HVX_VectorPair hi = Q6_W_vshuff_VVR(Q6_V_hi_W(x23), Q6_V_hi_W(x01), -2);
             const HVX_Vector quads[4] = {Q6_V_lo_W(lo), Q6_V_hi_W(lo), Q6_V_lo_W(hi), Q6_V_hi_W(hi)};
-            for (int64_t v = 0; v < 4; ++v)
+            for (int64_t v = 0; v < 4; ++v) {
               acc[v] = Q6_Vw_vrmpyacc_VwVubVb(acc[v], quads[v],
                                               resident ? resident_w[q][v] : oprig_vmem_load(weight_vector(phase, q, v)));
+              if (rule_.weight_zero != 0) {
+                acc[v] = Q6_Vw_vrmpyacc_VwVubRb(acc[v], quads[v], zero_bytes_[0]);
+                if (zero_bytes_[1] != 0) acc[v] = Q6_Vw_vrmpyacc_VwVubRb(acc[v], quads[v], zero_bytes_[1]);
+              }
+            }
           }
           oprig_dsp_store_bytes(dst + first, out_row_bytes_ - first, requantizer_.bytes(acc));
         }
@@ -235,6 +247,7 @@ class RowDepthwise {
   quant::ConvRule rule_;
   int64_t taps_ = 0, quads_ = 0, phases_ = 1, padded_w_ = 0, padded_h_ = 0;
   int32_t staged_zero_ = 0;
+  int32_t zero_bytes_[2] = {0, 0};  // -z_w as the 4 bytes of vrmpy's scalar (and the 1 left over at -128)
   size_t row_bytes_ = 0, phase_bytes_ = 0, image_bytes_ = 0, out_row_bytes_ = 0;
   Bytes weights_, starts_, image_;
   dsp_conv::Requantizer requantizer_;
