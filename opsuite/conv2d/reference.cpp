@@ -9,10 +9,14 @@
 // holds it to 2 ulp of NumPy's exactly rounded math.fsum).
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "common/integer_reference.hpp"
+#include "common/quant.hpp"
 #include "common/reference.hpp"
 
 namespace oprig::opsuite {
@@ -147,9 +151,50 @@ void compute(const std::vector<RefTensor>& inputs, const RefParams& params, std:
         }
 }
 
+
+// The integer reference (common/integer_reference.hpp): quant_conv.hpp's rule
+// written from the spec's window on the stored codes, as plainly as compute():
+// acc = bias + sum (q_in - z_in)(q_w - z_w) (int64 here: a case leaving int32
+// is refused, not wrapped), then TFLite's multiplier of s_in s_w / s_out (the
+// float scales, the product and quotient in double), + z_out, clamped to the
+// output type. false for the float types: the fp64 reference alone judges them.
+bool compute_integer(const std::vector<RefTensor>& inputs, const RefParams& params, std::vector<RefTensor>& outputs) {
+  const RefTensor& in = inputs.at(0);
+  const RefTensor& weights = inputs.at(1);
+  RefTensor& out = outputs.at(0);
+  const bool eight_bit = in.dtype == OPRIG_DTYPE_UINT_8 || in.dtype == OPRIG_DTYPE_INT_8;
+  if (!eight_bit || weights.dtype != OPRIG_DTYPE_INT_8 || out.dtype != in.dtype || !(in.scale > 0) ||
+      !(weights.scale > 0) || !(out.scale > 0))
+    return false;
+  const Node d = node_of(inputs, params, out);
+  const double real = static_cast<double>(static_cast<float>(in.scale)) * static_cast<float>(weights.scale) /
+                      static_cast<float>(out.scale);
+  quant::Multiplier mul;
+  if (!quant::multiplier(real, &mul))
+    throw std::invalid_argument("Conv2D: no fixed-point multiplier for s_in s_w / s_out = " + std::to_string(real));
+  const quant::Range range = quant::type_range(out.dtype == OPRIG_DTYPE_INT_8);
+  out.codes = true;
+  for (int64_t n = 0; n < d.y.batch; ++n)
+    for (int64_t oy = 0; oy < d.y.height; ++oy)
+      for (int64_t ox = 0; ox < d.y.width; ++ox)
+        for (int64_t co = 0; co < d.c_out; ++co) {
+          int64_t acc = d.has_bias ? static_cast<int64_t>(inputs[2].values[static_cast<size_t>(co)]) : 0;
+          d.window(n, co, oy, ox, [&](size_t i, size_t w) {
+            acc += (static_cast<int64_t>(in.values[i]) - in.zero_point) * (static_cast<int64_t>(weights.values[w]) - weights.zero_point);
+          });
+          if (acc < std::numeric_limits<int32_t>::min() || acc > std::numeric_limits<int32_t>::max())
+            throw std::invalid_argument("Conv2D: the accumulator leaves int32 (" + std::to_string(acc) + ")");
+          out.values[d.y.index(n, co, oy, ox)] =
+              std::clamp(quant::scale_by(static_cast<int32_t>(acc), mul) + out.zero_point, range.lo, range.hi);
+        }
+  return true;
+}
+
 }  // namespace
 
 extern const ReferenceOp oprig_reference_Conv2D;
 const ReferenceOp oprig_reference_Conv2D = {"Conv2D", compute, 0.0};
+extern const IntegerReferenceOp oprig_integer_reference_Conv2D;
+const IntegerReferenceOp oprig_integer_reference_Conv2D = {"Conv2D", compute_integer};
 
 }  // namespace oprig::opsuite
