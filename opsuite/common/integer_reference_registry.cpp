@@ -5,10 +5,14 @@
 namespace oprig::opsuite {
 
 extern const IntegerReferenceOp oprig_integer_reference_MatMul;
+extern const IntegerReferenceOp oprig_integer_reference_Conv2D;
+extern const IntegerReferenceOp oprig_integer_reference_DepthwiseConv2D;
 
 namespace {
 const IntegerReferenceOp* const kIntegerReferences[] = {
     &oprig_integer_reference_MatMul,
+    &oprig_integer_reference_Conv2D,
+    &oprig_integer_reference_DepthwiseConv2D,
 };
 }  // namespace
 
