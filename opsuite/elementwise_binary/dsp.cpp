@@ -13,7 +13,7 @@
 // divide on HVX: restoring long division of |a| by |b|, 32 steps of 4
 // instructions (shift in a bit, compare, conditional subtract, shift in the
 // quotient bit), then the sign, and for integer_division FLOOR one less
-// where the signs differ and the remainder is not 0. POW: repeated squaring
+// where the signs differ and the remainder is not 0; x / 0 gives 0. POW: repeated squaring
 // over the 31 exponent bits (two low-32-bit multiplies and a select a bit);
 // a negative exponent gives the truncated 1 / base^-e (1, +-1 or 0).
 // A fused activation clamps with vmax / vmin against splatted bounds.
@@ -212,9 +212,12 @@ HVX_Vector divide_w(HVX_Vector a, HVX_Vector b, bool floor_division, const Const
   }
   const HVX_VectorPred negative = Q6_Q_vcmp_gt_VwVw(c.zero, Q6_V_vxor_VV(a, b));
   q = Q6_V_vmux_QVV(negative, Q6_Vw_vsub_VwVw(c.zero, q), q);  // INT32_MIN / -1 wraps
-  if (!floor_division) return q;
-  const HVX_Vector inexact = Q6_V_vmux_QVV(Q6_Q_vcmp_eq_VwVw(r, c.zero), c.zero, c.one);
-  return Q6_Vw_vsub_VwVw(q, Q6_V_vmux_QVV(negative, inexact, c.zero));
+  if (floor_division) {
+    const HVX_Vector inexact = Q6_V_vmux_QVV(Q6_Q_vcmp_eq_VwVw(r, c.zero), c.zero, c.one);
+    q = Q6_Vw_vsub_VwVw(q, Q6_V_vmux_QVV(negative, inexact, c.zero));
+  }
+  // x / 0 is outside the spec; 0 as the cpu kernel and NNAPI's reference give.
+  return Q6_V_vmux_QVV(Q6_Q_vcmp_eq_VwVw(b, c.zero), c.zero, q);
 }
 
 // base^e per word by repeated squaring (wrapping like int32 multiplies).
