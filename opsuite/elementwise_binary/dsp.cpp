@@ -10,9 +10,9 @@
 //
 // INT_32 (32 lanes per vector): ADD, SUB (wrap-around), MUL (low 32 bits:
 // vmpyieo + vmpyie), MAX, MIN in one or two instructions. DIV has no vector
-// divide on HVX: restoring long division of |a| by |b|, 32 steps of 4
-// instructions (shift in a bit, compare, conditional subtract, shift in the
-// quotient bit), then the sign, and for integer_division FLOOR one less
+// divide on HVX: restoring long division of |a| by |b|, 32 steps of 6
+// instructions (shift a bit of the dividend into the remainder, compare,
+// conditional subtract, the quotient bit into the freed bit), then the sign, and for integer_division FLOOR one less
 // where the signs differ and the remainder is not 0; x / 0 gives 0. POW: repeated squaring
 // over the 31 exponent bits (two low-32-bit multiplies and a select a bit);
 // a negative exponent gives the truncated 1 / base^-e (1, +-1 or 0).
@@ -200,16 +200,20 @@ RowInput row_input(const uint8_t* base, bool repeats, size_t element) {
 
 // Truncating (or flooring) a / b per word by restoring long division.
 HVX_Vector divide_w(HVX_Vector a, HVX_Vector b, bool floor_division, const Constants& c) {
+  // The dividend's bits leave n at the top as the quotient's bits enter at
+  // the bottom: after 32 steps n is the quotient. Doubling with vadd keeps
+  // the shifter (one per cycle) for the two shifts a step needs.
   HVX_Vector n = Q6_Vw_vabs_Vw(a);  // INT32_MIN stays 2^31 as an unsigned word
   const HVX_Vector d = Q6_Vw_vabs_Vw(b);
-  HVX_Vector q = c.zero, r = c.zero;
+  HVX_Vector r = c.zero;
   for (int step = 0; step < 32; ++step) {
     r = Q6_Vw_vaslacc_VwVwR(Q6_Vuw_vlsr_VuwR(n, 31), r, 1);  // (r << 1) | next bit of n; r < 2^32
-    n = Q6_Vw_vasl_VwR(n, 1);
+    n = Q6_Vw_vadd_VwVw(n, n);
     const HVX_VectorPred below = Q6_Q_vcmp_gt_VuwVuw(d, r);
     r = Q6_Vw_condnac_QnVwVw(below, r, d);
-    q = Q6_Vw_condacc_QnVwVw(below, Q6_Vw_vasl_VwR(q, 1), c.one);
+    n = Q6_Vw_condacc_QnVwVw(below, n, c.one);
   }
+  HVX_Vector q = n;
   const HVX_VectorPred negative = Q6_Q_vcmp_gt_VwVw(c.zero, Q6_V_vxor_VV(a, b));
   q = Q6_V_vmux_QVV(negative, Q6_Vw_vsub_VwVw(c.zero, q), q);  // INT32_MIN / -1 wraps
   if (floor_division) {
