@@ -21,13 +21,11 @@
 // UINT_8 (128 codes per vector):
 // - ADD, SUB, MUL: NNAPI's quantised arithmetic (quant.hpp), the vector code
 //   shared with org.oprig.builtins (common/dsp_quant_arith.hpp).
-// - MAX, MIN: both inputs requantised to the output's scale with a
-//   fixed-point multiplier each ((q - z_in) * s_in / s_out, quant.hpp's
-//   Multiplier, gemmlowp rounding), then the larger / smaller, plus the
-//   output's zero point, clamped to the activation's range. Rounding is
-//   monotonic, so this is round(max(real) / s_out) up to the multiplier's
-//   rounding: at most 1 LSB from the fp64 reference (ties round up, not away
-//   from zero).
+// - MAX, MIN: each input requantised to the output's codes through a
+//   256-entry table built at prepare in fp64 (common/dsp_requantize.hpp's
+//   CodeTable, vlut32), then the larger / smaller code, clamped to the
+//   activation's bounds quantised the same way. Quantising is monotonic, so
+//   the code of the max is the max of the codes: exact (0 LSB).
 // - DIV, POW: the result depends only on the two codes, so prepare() builds a
 //   65536-entry table of output codes in fp64 (the reference's own rule:
 //   dequantise, divide or pow, activation, round half away from zero, clamp;
@@ -41,10 +39,12 @@
 #include <cstring>
 #include <limits>
 #include <new>
+#include <optional>
 #include <vector>
 
 #include "common/broadcast.hpp"
 #include "common/dsp_quant_arith.hpp"
+#include "common/dsp_requantize.hpp"
 #include "common/kernel.hpp"
 #include "common/quant.hpp"
 #include "oprig/oprig_dsp.h"
@@ -69,9 +69,8 @@ struct BinaryDsp : KernelBase {
   bool quantised = false;  // UINT_8
   BroadcastPlan plan;
   quant::ArithmeticParams arith;                  // UINT_8 ADD, SUB, MUL
-  quant::Multiplier to_out_a, to_out_b;           // UINT_8 MAX, MIN: s_in / s_out
-  int32_t zero_a = 0, zero_b = 0, zero_out = 0;   // UINT_8 MAX, MIN
-  quant::Range range;                             // UINT_8 MAX, MIN: the activation's clamp in codes
+  dsp::CodeTable to_out_a, to_out_b;                   // UINT_8 MAX, MIN: input code -> output code
+  uint8_t lo = 0, hi = 255;                       // UINT_8 MAX, MIN: the activation's bounds in codes
   std::vector<uint8_t> table;  // UINT_8 DIV, POW: code of (a << 8 | b), then one vector of padding
 };
 
@@ -136,14 +135,13 @@ bool prepare_quantised(BinaryDsp& k, const oprig_tensor& a, const oprig_tensor& 
                                       y.scale, y.zero_point, static_cast<uint32_t>(k.act), false, &k.arith);
     case kMax:
     case kMin: {
-      k.zero_a = a.zero_point;
-      k.zero_b = b.zero_point;
-      k.zero_out = y.zero_point;
-      k.range = quant::activation_range(static_cast<uint32_t>(k.act), y.scale, y.zero_point, quant::type_range(false));
-      const bool ok = quant::multiplier(static_cast<double>(a.scale) / y.scale, &k.to_out_a) &&
-                      quant::multiplier(static_cast<double>(b.scale) / y.scale, &k.to_out_b);
-      // (q - z) << left must stay inside int32 for |q - z| <= 255.
-      return ok && k.to_out_a.left <= 22 && k.to_out_b.left <= 22;
+      k.to_out_a.build_requantize(a.scale, a.zero_point, y.scale, y.zero_point);
+      k.to_out_b.build_requantize(b.scale, b.zero_point, y.scale, y.zero_point);
+      const double low = activate(k.act, -std::numeric_limits<double>::infinity());
+      const double high = activate(k.act, std::numeric_limits<double>::infinity());
+      k.lo = std::isfinite(low) ? dsp::quantize_u8(low, y.scale, y.zero_point) : 0;
+      k.hi = std::isfinite(high) ? dsp::quantize_u8(high, y.scale, y.zero_point) : 255;
+      return true;
     }
     default: build_table(k, a, b, y); return true;
   }
@@ -265,27 +263,18 @@ void int32_row(const BinaryDsp& k, const RowInput& a, const RowInput& b, uint8_t
   }
 }
 
-// UINT_8 MAX / MIN programs' constants.
-struct MinMaxConstants {
-  HVX_Vector offset_a, offset_b, out_offset, lo, hi, zero;
-  oprig_dsp_quantized_multiplier to_out_a, to_out_b;
+// UINT_8 MAX / MIN: both inputs' codes requantised by table, compared, clamped.
+struct MinMaxProgram {
+  dsp::CodeLookup to_out_a, to_out_b;
+  HVX_Vector lo, hi;
 };
 
-HVX_Vector minmax_codes(const BinaryDsp& k, const MinMaxConstants& c, HVX_Vector va, HVX_Vector vb, size_t valid) {
-  HVX_Vector wa[4], wb[4], r[4];
-  oprig_dsp_widen_ub_w(va, wa);
-  oprig_dsp_widen_ub_w(vb, wb);
-  for (size_t part = 0; part < 4; ++part) {
-    if (part * kLanes32 >= valid) {
-      r[part] = c.zero;
-      continue;
-    }
-    const HVX_Vector x = oprig_dsp_apply_quantized_multiplier_w(Q6_Vw_vadd_VwVw(wa[part], c.offset_a), &c.to_out_a);
-    const HVX_Vector z = oprig_dsp_apply_quantized_multiplier_w(Q6_Vw_vadd_VwVw(wb[part], c.offset_b), &c.to_out_b);
-    const HVX_Vector m = k.op == kMax ? Q6_Vw_vmax_VwVw(x, z) : Q6_Vw_vmin_VwVw(x, z);
-    r[part] = Q6_Vw_vmin_VwVw(Q6_Vw_vmax_VwVw(Q6_Vw_vadd_VwVw(m, c.out_offset), c.lo), c.hi);
-  }
-  return oprig_dsp_narrow_w_ub_sat(r);
+HVX_Vector minmax_codes(const BinaryDsp& k, const MinMaxProgram& p, HVX_Vector va, HVX_Vector vb) {
+  const HVX_Vector x = p.to_out_a(va), z = p.to_out_b(vb);
+  HVX_Vector r = k.op == kMax ? Q6_Vub_vmax_VubVub(x, z) : Q6_Vub_vmin_VubVub(x, z);
+  if (k.lo != 0) r = Q6_Vub_vmax_VubVub(r, p.lo);
+  if (k.hi != 255) r = Q6_Vub_vmin_VubVub(r, p.hi);
+  return r;
 }
 
 // table[a << 8 | b] for the first `valid` codes: the index formed in vector
@@ -314,7 +303,7 @@ void uint8_rows(const BinaryDsp& k, const uint8_t* a, const uint8_t* b, uint8_t*
   const bool arithmetic = k.op == kAdd || k.op == kSub || k.op == kMul;
   const bool tabled = k.op == kDiv || k.op == kPow;
   DspQuantArith arith{};
-  MinMaxConstants mm{};
+  std::optional<MinMaxProgram> minmax;
   HVX_Vector zero{};
   if (arithmetic) {
     arith = make_dsp_quant_arith(k.arith, k.op == kMul, false);
@@ -322,8 +311,9 @@ void uint8_rows(const BinaryDsp& k, const uint8_t* a, const uint8_t* b, uint8_t*
     oprig_dsp_map(k.table.data(), k.table.size(), "the DIV/POW code table");
     zero = Q6_V_vzero();
   } else {
-    mm = {Q6_V_vsplat_R(-k.zero_a), Q6_V_vsplat_R(-k.zero_b), Q6_V_vsplat_R(k.zero_out), Q6_V_vsplat_R(k.range.lo),
-          Q6_V_vsplat_R(k.range.hi), Q6_V_vzero(), dsp_vector_multiplier(k.to_out_a), dsp_vector_multiplier(k.to_out_b)};
+    minmax.emplace(MinMaxProgram{dsp::CodeLookup(k.to_out_a), dsp::CodeLookup(k.to_out_b),
+                                 k.lo != 0 ? Q6_Vb_vsplat_R(k.lo) : HVX_Vector{},
+                                 k.hi != 255 ? Q6_Vb_vsplat_R(k.hi) : HVX_Vector{}});
   }
   for (size_t row = 0; row < p.rows(); ++row) {
     size_t ao = 0, bo = 0;
@@ -339,7 +329,7 @@ void uint8_rows(const BinaryDsp& k, const uint8_t* a, const uint8_t* b, uint8_t*
       else if (tabled)
         r = table_codes(k, va, vb, valid, zero);
       else
-        r = minmax_codes(k, mm, va, vb, valid);
+        r = minmax_codes(k, *minmax, va, vb);
       oprig_dsp_store_bytes(out + first, valid, r);
     }
   }
