@@ -29,10 +29,10 @@
 // - DIV, POW: the result depends only on the two codes, so prepare() builds a
 //   65536-entry table of output codes in fp64 (the reference's own rule:
 //   dequantise, divide or pow, activation, round half away from zero, clamp;
-//   NaN gives the zero point): 0 LSB. The program gathers from it with the
-//   scalar unit: per element the index (a << 8 | b, formed in vector code) is
-//   extracted (vextract), the entry loaded (vmemu) and shifted into the result
-//   (valign).
+//   NaN gives the zero point). The program gathers from it with the
+//   scalar unit: the indices a << 8 | b formed in vector code, two extracted
+//   at a time (vextract), each entry's line loaded (vmem), rotated (vror) and
+//   shifted into the result (valign).
 // Costs per element: backends/dsp/cost_model.md, "ElementwiseBinary".
 #include <algorithm>
 #include <cmath>
@@ -71,7 +71,7 @@ struct BinaryDsp : KernelBase {
   quant::ArithmeticParams arith;                  // UINT_8 ADD, SUB, MUL
   dsp::CodeTable to_out_a, to_out_b;                   // UINT_8 MAX, MIN: input code -> output code
   uint8_t lo = 0, hi = 255;                       // UINT_8 MAX, MIN: the activation's bounds in codes
-  std::vector<uint8_t> table;  // UINT_8 DIV, POW: code of (a << 8 | b), then one vector of padding
+  std::vector<uint8_t> table;  // UINT_8 DIV, POW: the output code of (a << 8 | b)
 };
 
 oprig_status create(const oprig_backend_context* ctx, const oprig_param* params, size_t num_params,
@@ -112,7 +112,7 @@ double activate(int act, double r) {
 
 // DIV and POW of every pair of codes, in fp64 as the reference computes them.
 void build_table(BinaryDsp& k, const oprig_tensor& a, const oprig_tensor& b, const oprig_tensor& y) {
-  k.table.assign(kTableEntries + kVector, 0);
+  k.table.assign(kTableEntries, 0);
   for (int qa = 0; qa < 256; ++qa)
     for (int qb = 0; qb < 256; ++qb) {
       const double ra = static_cast<double>(a.scale) * (qa - a.zero_point);
@@ -277,20 +277,24 @@ HVX_Vector minmax_codes(const BinaryDsp& k, const MinMaxProgram& p, HVX_Vector v
   return r;
 }
 
-// table[a << 8 | b] for the first `valid` codes: the index formed in vector
-// code, each entry fetched through the scalar unit and shifted in (valign).
+// table[a << 8 | b] for the first `valid` codes: the indices formed as
+// halfwords in vector code (one byte interleave), two taken to the scalar
+// unit at a time (vextract); each entry's line loaded aligned, rotated to
+// byte 0 (vror) and shifted into the result (valign).
 HVX_Vector table_codes(const BinaryDsp& k, HVX_Vector va, HVX_Vector vb, size_t valid, HVX_Vector zero) {
-  HVX_Vector wa[4], wb[4];
-  oprig_dsp_widen_ub_w(va, wa);
-  oprig_dsp_widen_ub_w(vb, wb);
+  const HVX_VectorPair pairs = Q6_W_vshuff_VVR(va, vb, -1);  // halfword i = b[i] | a[i] << 8
   const size_t n = std::min(valid, kVector);
   HVX_Vector r = zero;
-  for (size_t part = 0; part * kLanes32 < n; ++part) {
-    const HVX_Vector index = Q6_Vw_vaslacc_VwVwR(wb[part], wa[part], 8);
-    for (size_t lane = 0; lane < kLanes32 && part * kLanes32 + lane < n; ++lane) {
-      const auto at = static_cast<uint32_t>(Q6_R_vextract_VR(index, static_cast<int32_t>(4 * lane)));
-      r = Q6_V_valign_VVR(oprig_vmemu_load(k.table.data() + (at % kTableEntries)), r, 1);
-    }
+  const auto shift_in = [&](uint32_t index) {
+    const uint8_t* entry = k.table.data() + index;
+    const auto line_offset = static_cast<int32_t>(reinterpret_cast<uintptr_t>(entry) & (kVector - 1));
+    r = Q6_V_valign_VVR(Q6_V_vror_VR(oprig_vmem_load(entry), line_offset), r, 1);
+  };
+  for (size_t i = 0; i < n; i += 2) {
+    const HVX_Vector half = i < kVector / 2 ? Q6_V_lo_W(pairs) : Q6_V_hi_W(pairs);
+    const auto two = static_cast<uint32_t>(Q6_R_vextract_VR(half, static_cast<int32_t>(2 * (i % (kVector / 2)))));
+    shift_in(two & 0xffffu);
+    if (i + 1 < n) shift_in(two >> 16);
   }
   // Entry i is at byte 128 - n + i: move the n entries down to byte 0.
   return n == kVector ? r : Q6_V_valign_VVR(zero, r, static_cast<int32_t>(kVector - n));
