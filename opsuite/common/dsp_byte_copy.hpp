@@ -10,9 +10,10 @@
 // destination vector is read from the aligned source lines that hold it and
 // moved into place with one permute (vror inside one line, valign across
 // two), then merged behind the bytes already there with vsetq + vmux. A
-// source keeps its last two lines in registers, so a row that starts in the
-// line where the previous one ended (Concat's and Split's narrow chunks,
-// Crop's rows) loads that line once. A long row costs per vector one load,
+// source tensor keeps its last two lines in registers and the destinations
+// take rows in turn, so a row that starts in the line where the previous one
+// ended (Concat's and Split's narrow chunks, Crop's rows) loads that line
+// once. A long row costs per vector one load,
 // at most one permute and one store: the simulated machine's load/store
 // bandwidth (cost_model.md, "Concat, Split, Crop UINT_8").
 //
@@ -149,11 +150,33 @@ inline bool dsp_copy_targets(const CopyPlan& plan, std::vector<DspCopyTarget>* t
   return true;
 }
 
-// Copies one destination: its blocks' rows in the order of their destination
-// offsets (the next row is the block row that starts where the writer is).
-// False when no row starts there (the blocks do not tile it).
-inline bool dsp_copy_target(const CopyPlan& plan, const DspCopyTarget& target, const std::byte* const* sources,
-                            std::byte* dst) {
+// One destination being written: its blocks' rows in the order of their
+// destination offsets (the next row is the block row that starts where the
+// writer is).
+class DspTargetWalk {
+ public:
+  DspTargetWalk(const CopyPlan& plan, const DspCopyTarget& target, std::byte* dst) : writer_(dst, target.bytes) {
+    bytes_ = target.bytes;
+    for (size_t b : target.blocks) cursors_.push_back({&plan.blocks[b]});
+  }
+  bool done() const { return writer_.written() == bytes_; }
+  // Appends the next row, read through lines[its source] (the last row
+  // also stores the last vector). False when no row starts where the
+  // writer is (the blocks do not tile the destination).
+  bool step(const std::byte* const* sources, DspSourceLines* lines) {
+    size_t c = 0;
+    while (c < cursors_.size() && (cursors_[c].row == cursors_[c].block->rows ||
+                                   cursors_[c].dst_at() != writer_.written()))
+      ++c;
+    if (c == cursors_.size()) return false;
+    Cursor& cursor = cursors_[c];
+    writer_.append(lines[cursor.block->src], sources[cursor.block->src] + cursor.src_at(), cursor.block->bytes);
+    cursor.step();
+    if (done()) writer_.finish();
+    return true;
+  }
+
+ private:
   struct Cursor {
     const CopyBlock* block;
     size_t row = 0, o = 0, i = 0;
@@ -164,20 +187,28 @@ inline bool dsp_copy_target(const CopyPlan& plan, const DspCopyTarget& target, c
       if (++i == block->inner) i = 0, ++o;
     }
   };
-  std::vector<Cursor> cursors;
-  for (size_t b : target.blocks) cursors.push_back({&plan.blocks[b]});
-  std::vector<DspSourceLines> lines(cursors.size());
-  DspDenseWriter writer(dst, target.bytes);
-  while (writer.written() < target.bytes) {
-    size_t c = 0;
-    while (c < cursors.size() && (cursors[c].row == cursors[c].block->rows || cursors[c].dst_at() != writer.written()))
-      ++c;
-    if (c == cursors.size()) return false;
-    Cursor& cursor = cursors[c];
-    writer.append(lines[c], sources[cursor.block->src] + cursor.src_at(), cursor.block->bytes);
-    cursor.step();
+  DspDenseWriter writer_;
+  size_t bytes_ = 0;
+  std::vector<Cursor> cursors_;
+};
+
+// Runs a plan: the destinations take a row each in turn, so Split's outputs
+// read one input row after another and its lines once, as Concat's output
+// does from each input. False when a destination's blocks do not tile it.
+inline bool dsp_copy_plan(const CopyPlan& plan, const std::vector<DspCopyTarget>& targets,
+                          const std::byte* const* sources, size_t num_sources, std::byte* const* destinations) {
+  std::vector<DspSourceLines> lines(num_sources);
+  std::vector<DspTargetWalk> walks;
+  walks.reserve(targets.size());
+  for (const DspCopyTarget& t : targets) walks.emplace_back(plan, t, destinations[t.dst]);
+  for (bool busy = true; busy;) {
+    busy = false;
+    for (DspTargetWalk& walk : walks) {
+      if (walk.done()) continue;
+      if (!walk.step(sources, lines.data())) return false;
+      busy = true;
+    }
   }
-  writer.finish();
   return true;
 }
 
@@ -245,9 +276,7 @@ struct DspCopyOp {
     for (const CopyBlock& b : k->plan.blocks)
       if (k->sources[b.src] == nullptr || k->destinations[b.dst] == nullptr) return OPRIG_STATUS_INVALID_ARGUMENT;
     if (const oprig_status st = oprig_dsp_begin(k->ctx); st != OPRIG_STATUS_OK) return st;
-    bool tiled = true;
-    for (const DspCopyTarget& t : k->targets)
-      tiled = tiled && dsp_copy_target(k->plan, t, k->sources.data(), k->destinations[t.dst]);
+    const bool tiled = dsp_copy_plan(k->plan, k->targets, k->sources.data(), k->sources.size(), k->destinations.data());
     const oprig_status st = oprig_dsp_end(info);
     return tiled ? st : OPRIG_STATUS_INTERNAL;
   }
