@@ -9,7 +9,9 @@
 // of the tensor through predicated vmem). Each row piece that falls into a
 // destination vector is read from the aligned source lines that hold it and
 // moved into place with one permute (vror inside one line, valign across
-// two), then merged behind the bytes already there with vsetq + vmux. A
+// two), then merged behind the bytes already there by a vmux whose
+// predicate compares a byte-index vector with the piece's start (vsplat,
+// vcmp: the multiply and ALU units, leaving the permute unit the rotation). A
 // source tensor keeps its last two lines in registers and the destinations
 // take rows in turn, so a row that starts in the line where the previous one
 // ended (Concat's and Split's narrow chunks, Crop's rows) loads that line
@@ -23,6 +25,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -77,12 +80,21 @@ class DspSourceLines {
   int recent_ = 0;
 };
 
+// Byte i is i: compared with a splatted piece start, the predicate of the
+// bytes before it (vsetq would take the permute unit every piece needs).
+alignas(OPRIG_DSP_VECTOR_BYTES) inline constexpr auto kDspByteIndex = [] {
+  std::array<uint8_t, OPRIG_DSP_VECTOR_BYTES> index{};
+  for (size_t i = 0; i < index.size(); ++i) index[i] = static_cast<uint8_t>(i);
+  return index;
+}();
+
 // A dense destination of `bytes` bytes written front to back, one aligned
-// vector at a time: append() the pieces in order, then finish().
+// vector at a time: append() the pieces in order, then finish(). `index` is
+// kDspByteIndex, loaded once.
 class DspDenseWriter {
  public:
-  DspDenseWriter(std::byte* dst, size_t bytes)
-      : begin_(reinterpret_cast<uintptr_t>(dst)), end_(begin_ + bytes), next_(begin_) {}
+  DspDenseWriter(std::byte* dst, size_t bytes, HVX_Vector index)
+      : begin_(reinterpret_cast<uintptr_t>(dst)), end_(begin_ + bytes), next_(begin_), index_(index) {}
 
   // The next n bytes of the destination are src[0, n), read through `lines`.
   void append(DspSourceLines& lines, const std::byte* src, size_t n) {
@@ -90,7 +102,12 @@ class DspDenseWriter {
       const size_t at = next_ & kDspLineMask;
       const size_t take = std::min(n, OPRIG_DSP_VECTOR_BYTES - at);
       const HVX_Vector piece = lines.place(src, take, at);
-      vector_ = at == 0 ? piece : Q6_V_vmux_QVV(Q6_Q_vsetq_R(static_cast<int>(at)), vector_, piece);
+      if (at == 0) {
+        vector_ = piece;
+      } else {
+        const HVX_VectorPred before = Q6_Q_vcmp_gt_VubVub(Q6_Vb_vsplat_R(static_cast<int>(at)), index_);
+        vector_ = Q6_V_vmux_QVV(before, vector_, piece);
+      }
       next_ += take;
       src += take;
       n -= take;
@@ -117,6 +134,7 @@ class DspDenseWriter {
   }
 
   uintptr_t begin_, end_, next_;
+  HVX_Vector index_;
   HVX_Vector vector_ = {};
 };
 
@@ -155,7 +173,8 @@ inline bool dsp_copy_targets(const CopyPlan& plan, std::vector<DspCopyTarget>* t
 // writer is).
 class DspTargetWalk {
  public:
-  DspTargetWalk(const CopyPlan& plan, const DspCopyTarget& target, std::byte* dst) : writer_(dst, target.bytes) {
+  DspTargetWalk(const CopyPlan& plan, const DspCopyTarget& target, std::byte* dst, HVX_Vector index)
+      : writer_(dst, target.bytes, index) {
     bytes_ = target.bytes;
     for (size_t b : target.blocks) cursors_.push_back({&plan.blocks[b]});
   }
@@ -197,10 +216,13 @@ class DspTargetWalk {
 // does from each input. False when a destination's blocks do not tile it.
 inline bool dsp_copy_plan(const CopyPlan& plan, const std::vector<DspCopyTarget>& targets,
                           const std::byte* const* sources, size_t num_sources, std::byte* const* destinations) {
+  if (targets.empty()) return true;
+  oprig_dsp_map(kDspByteIndex.data(), kDspByteIndex.size(), "the byte index");
+  const HVX_Vector index = oprig_vmem_load(kDspByteIndex.data());
   std::vector<DspSourceLines> lines(num_sources);
   std::vector<DspTargetWalk> walks;
   walks.reserve(targets.size());
-  for (const DspCopyTarget& t : targets) walks.emplace_back(plan, t, destinations[t.dst]);
+  for (const DspCopyTarget& t : targets) walks.emplace_back(plan, t, destinations[t.dst], index);
   for (bool busy = true; busy;) {
     busy = false;
     for (DspTargetWalk& walk : walks) {
