@@ -15,9 +15,9 @@
 // source tensor keeps its last two lines in registers and the destinations
 // take rows in turn, so a row that starts in the line where the previous one
 // ended (Concat's and Split's narrow chunks, Crop's rows) loads that line
-// once. A long row costs per vector one load,
-// at most one permute and one store: the simulated machine's load/store
-// bandwidth (cost_model.md, "Concat, Split, Crop UINT_8").
+// once. A long row costs per vector one load, at most one permute and one
+// store: the simulated machine's load/store bandwidth (cost_model.md,
+// "Concat, Split, Crop UINT_8").
 //
 // The spec declares UINT_8 on DSP for the three ops and every input and
 // output shares one quantisation (byte_plan.hpp refuses others): the copy
