@@ -12,7 +12,9 @@
 # features, corpus, peak RSS, CPU seconds it got (user + sys), and a finding's
 # file and report. Exits 1 when a target found something.
 # OPRIG_FUZZ_WORK: WORK (default BUILD_DIR/fuzz-work); OPRIG_FUZZ_NICE: nice
-# level (default 19: the fuzzers take what CPU is left over).
+# level (default 19: the fuzzers take what CPU is left over); OPRIG_FUZZ_JOBS:
+# how many targets run at once (default 1; each is one process, so CI gives
+# it its core count: every target still gets SECONDS of its own).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:?usage: run_fuzzers.sh BUILD_DIR SECONDS [TARGET...]}" && pwd)
@@ -20,6 +22,8 @@ seconds=${2:?usage: run_fuzzers.sh BUILD_DIR SECONDS [TARGET...]}
 shift 2
 work=${OPRIG_FUZZ_WORK:-$build/fuzz-work}
 nice_level=${OPRIG_FUZZ_NICE:-19}
+parallel=${OPRIG_FUZZ_JOBS:-1}
+[[ $parallel =~ ^[1-9][0-9]*$ ]] || { echo "run_fuzzers.sh: OPRIG_FUZZ_JOBS must be a positive number, not '$parallel'" >&2; exit 2; }
 targets=("$@")
 # Every target has a seed list (fuzz/CMakeLists.txt).
 if [[ ${#targets[@]} -eq 0 ]]; then
@@ -52,11 +56,15 @@ max_len() {
 # that takes more than 10 s.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-status=0
-printf '%-24s %10s %13s %7s %12s %7s %8s\n' target execs "edges" features corpus "rss MB" "CPU s"
 for t in "${targets[@]}"; do
-  binary=$build/fuzz/$t
-  [[ -x $binary ]] || { echo "run_fuzzers.sh: $binary is missing (build target oprig_fuzzers)" >&2; exit 2; }
+  [[ -x $build/fuzz/$t ]] || { echo "run_fuzzers.sh: $build/fuzz/$t is missing (build target oprig_fuzzers)" >&2; exit 2; }
+done
+
+# One target: its line (and a finding's report) into WORK/logs/<target>.report,
+# its exit status into WORK/logs/<target>.rc.
+run_target() {
+  local t=$1
+  local binary=$build/fuzz/$t
   len=$(max_len "$t")
   rm -rf "$work/seeds/$t"
   mkdir -p "$work/seeds/$t" "$work/corpus/$t" "$work/findings/$t" "$work/dict" "$work/logs"
@@ -84,12 +92,30 @@ for t in "${targets[@]}"; do
   corp=$(grep -o 'corp: [0-9]*/[0-9]*[a-zA-Z]*' <<<"$last" | cut -d' ' -f2 || true)
   # time(1) puts "Command exited with non-zero status N" above the figures.
   cpu_s=$(tail -1 "$cpu" | awk '{printf "%.1f", $1 + $2}' 2>/dev/null || echo "?")
-  printf '%-24s %10s %13s %7s %12s %7s %8s\n' "$t" "${execs:-?}" "${cov:-?}/${edges:-?}" "${ft:-?}" "${corp:-?}" \
-    "${rss:-?}" "$cpu_s"
-  if [[ $rc -ne 0 ]]; then
-    status=1
-    echo "FINDING in $t (exit $rc): $(ls -t "$work/findings/$t" | head -1 | sed "s|^|$work/findings/$t/|")"
-    grep -E -A12 'ERROR|oprig fuzz finding|runtime error|Timeout|out-of-memory|malloc\(' "$log" | head -30 || tail -30 "$log"
-  fi
+  {
+    printf '%-24s %10s %13s %7s %12s %7s %8s\n' "$t" "${execs:-?}" "${cov:-?}/${edges:-?}" "${ft:-?}" "${corp:-?}" \
+      "${rss:-?}" "$cpu_s"
+    if [[ $rc -ne 0 ]]; then
+      echo "FINDING in $t (exit $rc): $(ls -t "$work/findings/$t" | head -1 | sed "s|^|$work/findings/$t/|")"
+      grep -E -A12 'ERROR|oprig fuzz finding|runtime error|Timeout|out-of-memory|malloc\(' "$log" | head -30 || tail -30 "$log"
+    fi
+  } >"$work/logs/$t.report"
+  echo "$rc" >"$work/logs/$t.rc"
+  echo "run_fuzzers.sh: $t done (exit $rc)" >&2
+}
+
+mkdir -p "$work/logs"
+for t in "${targets[@]}"; do rm -f "$work/logs/$t.report" "$work/logs/$t.rc"; done
+for t in "${targets[@]}"; do
+  while [[ $(jobs -rp | wc -l) -ge $parallel ]]; do wait -n || true; done
+  run_target "$t" &
+done
+wait
+status=0
+printf '%-24s %10s %13s %7s %12s %7s %8s\n' target execs "edges" features corpus "rss MB" "CPU s"
+for t in "${targets[@]}"; do
+  # A target whose runner died without a status is a failure too.
+  if [[ -e $work/logs/$t.report ]]; then cat "$work/logs/$t.report"; else echo "$t: no result (the runner failed)"; fi
+  [[ $(cat "$work/logs/$t.rc" 2>/dev/null || echo 1) == 0 ]] || status=1
 done
 exit $status

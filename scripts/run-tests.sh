@@ -51,6 +51,6 @@ if [[ $fuzz_seconds -gt 0 ]]; then
   # A fresh corpus each time: CI checks the seeds, past findings and what 20 s of mutation reach.
   if [[ $fuzz_targets != none ]]; then
     rm -rf "$root/build-fuzz/fuzz-work-ci"
-    OPRIG_FUZZ_WORK="$root/build-fuzz/fuzz-work-ci" OPRIG_FUZZ_NICE=0 bash "$root/fuzz/run_fuzzers.sh" "$root/build-fuzz" "$fuzz_seconds"
+    OPRIG_FUZZ_WORK="$root/build-fuzz/fuzz-work-ci" OPRIG_FUZZ_NICE=0 OPRIG_FUZZ_JOBS=$jobs bash "$root/fuzz/run_fuzzers.sh" "$root/build-fuzz" "$fuzz_seconds"
   fi
 fi

@@ -176,6 +176,7 @@ class UdoReader {
       }
     }
     if (ext_node.present()) apply_package_extension(ext_node, package);
+    order_unknown_fields(package.unknown_fields);
     return package;
   }
 
@@ -380,6 +381,7 @@ class UdoReader {
     if (ext.repeated) tensor.repeated = *ext.repeated;
     if (ext.default_raw) tensor.default_value = parse_default(*ext.default_raw, boolean);
     merge_xml_attributes(ext.xml_attributes, tensor.unknown_fields);
+    order_unknown_fields(tensor.unknown_fields);
     return tensor;
   }
 
@@ -459,6 +461,7 @@ class UdoReader {
                               "' is not one the SNPE tools know (CPU, GPU, DSP, HTP)");
     op.dsp_arch_types = strings_of(archs);
     if (ext_node.present()) apply_op_extension(ext_node, op);
+    order_unknown_fields(op.unknown_fields);
     if (!cores.present() && !ext_node.present()) warn(node, "no core_types: the SNPE tools require them");
     check_tensor_names(node, op);
     return op;

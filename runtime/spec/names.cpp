@@ -294,6 +294,19 @@ void append_unknown_field(UnknownFields& fields, std::string name, nlohmann::ord
   fields.get_ref<nlohmann::ordered_json::object_t&>().emplace_back(std::move(name), std::move(value));
 }
 
+void order_unknown_fields(UnknownFields& fields) {
+  if (!fields.is_object()) return;
+  auto& entries = fields.get_ref<nlohmann::ordered_json::object_t&>();
+  const auto is_attribute = [](const auto& entry) { return entry.first.starts_with("@"); };
+  if (std::is_partitioned(entries.begin(), entries.end(), [&](const auto& e) { return !is_attribute(e); })) return;
+  nlohmann::ordered_json::object_t ordered;
+  ordered.reserve(entries.size());
+  for (bool attributes : {false, true})
+    for (auto& entry : entries)
+      if (is_attribute(entry) == attributes) ordered.emplace_back(entry.first, std::move(entry.second));
+  entries = std::move(ordered);
+}
+
 void derive_description_text(Description& description) {
   if (description.blocks.empty()) return;
   description.content.clear();

@@ -107,6 +107,12 @@ using UnknownFields = nlohmann::ordered_json;
 // Appends without looking for `name` (ordered_json's own insert searches
 // linearly): for names known to be new, as the keys of one JSON object are.
 void append_unknown_field(UnknownFields& fields, std::string name, nlohmann::ordered_json value);
+// The order the writers give back: unknown JSON keys first, then XML
+// attributes ("@Name"), each as read. The JSON writer puts the attributes in
+// oprig_extension, which the reader applies last, so a JSON reader that reads
+// an attribute-named key ("@x") before a plain one must put it after, or
+// write -> read would reorder the fields.
+void order_unknown_fields(UnknownFields& fields);
 
 // Input, Output and Parameter share this; fields that do not apply to a role
 // stay at their defaults.

@@ -66,6 +66,34 @@ TEST(RoundTrip, JsonNchwThroughXml) {
   EXPECT_EQ(back.packages[0], scale_bias);
 }
 
+// Found by spec_json_fuzzer: the IR keeps XML attributes as "@Name" beside
+// unknown JSON keys, and the JSON writer puts attributes in oprig_extension,
+// which the reader applies last. A JSON key that looks like an attribute,
+// read before a plain unknown key, came back after it.
+TEST(RoundTrip, JsonAttributeNamedKeyBeforeUnknownKey) {
+  const std::string text = R"({"P": {"UDO_PACKAGE_NAME": "P", "@vendor": 1, "extra": 2,
+    "Operators": [{"type": "T", "@a": "x", "zz": true, "core_types": ["CPU"],
+      "inputs": [{"name": "x", "data_type": "FLOAT_32"}],
+      "outputs": [{"name": "y", "@data_type": "FLOAT_64", "tensor_layoutt": "NHWC"}]}]}})";
+  LoadResult first = read_json(text, "attribute_keys.json");
+  ASSERT_TRUE(first.ok()) << errors_text(first);
+  ASSERT_EQ(first.packages.size(), 1u);
+  const auto keys = [](const UnknownFields& fields) {
+    std::vector<std::string> names;
+    for (const auto& [name, value] : fields.items()) names.push_back(name);
+    return names;
+  };
+  EXPECT_EQ(keys(first.packages[0].unknown_fields), (std::vector<std::string>{"extra", "@vendor"}));
+  EXPECT_EQ(keys(first.packages[0].ops[0].unknown_fields), (std::vector<std::string>{"zz", "@a"}));
+  EXPECT_EQ(keys(first.packages[0].ops[0].outputs[0].unknown_fields),
+            (std::vector<std::string>{"tensor_layoutt", "@data_type"}));
+  const std::string written = write_json(first.packages);
+  LoadResult second = read_json(written, "written.json");
+  ASSERT_TRUE(second.ok()) << errors_text(second) << written;
+  EXPECT_EQ(second.packages, first.packages) << written;
+  EXPECT_EQ(write_json(second.packages), written);
+}
+
 TEST(XmlWriter, QnnSpellingsAndSchemaOrder) {
   LoadResult messy = load_ok(data_path("good/messy_crlf.xml"));
   std::string xml = write_xml(messy.packages[0]);
