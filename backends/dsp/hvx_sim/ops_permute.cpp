@@ -123,7 +123,11 @@ OPRIG_HVX_OP(Q6_Wuw_vzxt_Vuh) { extend_even_odd<uint32_t, uint16_t>(o); }
 // vunpack: in order, lane i of the source to lane i of the whole pair.
 template <typename Wide, typename Narrow>
 void unpack(Operands& o) {
-  for (size_t i = 0; i < kLanes<Narrow>; ++i) o.d.set<Wide>(i, static_cast<Wide>(o.a.get<Narrow>(i)));
+  Narrow a[kLanes<Narrow>];
+  Wide d[kLanes<Narrow>];
+  std::memcpy(a, o.a.bytes, kVectorBytes);
+  for (size_t i = 0; i < kLanes<Narrow>; ++i) d[i] = static_cast<Wide>(a[i]);
+  std::memcpy(o.d.bytes, d, 2 * kVectorBytes);
 }
 OPRIG_HVX_OP(Q6_Wh_vunpack_Vb) { unpack<int16_t, int8_t>(o); }
 OPRIG_HVX_OP(Q6_Ww_vunpack_Vh) { unpack<int32_t, int16_t>(o); }
