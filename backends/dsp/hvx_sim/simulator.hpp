@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "hvx_sim/cost_model.hpp"
+#include "hvx_sim/instruction.hpp"
 #include "hvx_sim/vector.hpp"
 #include "oprig/oprig_dsp.h"
 
@@ -96,15 +97,17 @@ class Simulator {
     bool writable;
     std::string name;
   };
-  // execute(), inlined into execute_bound (simulator.cpp only).
+  // execute() of a known opcode on a simulator without a fault, inlined
+  // into execute_bound (simulator.cpp only).
   [[gnu::always_inline]] inline void run(uint32_t opcode, void* d, const void* a, const void* b, const void* c,
                                          int32_t r, int32_t s);
   void fail(const std::string& what);
   [[gnu::cold, gnu::noinline]] void unknown_instruction(uint32_t opcode);
   // execute() of a faulted simulator or an unknown opcode.
   [[gnu::cold, gnu::noinline]] void execute_exceptional(uint32_t opcode, void* d);
-  [[gnu::cold, gnu::noinline]] static void execute_unbound(uint32_t opcode, void* d, const void* a, const void* b,
-                                                           const void* c, int32_t r, int32_t s);
+  // execute_bound() without a bound simulator, of a faulted one, or of an unknown opcode.
+  [[gnu::cold, gnu::noinline]] static void execute_uncommon(uint32_t opcode, void* d, const void* a, const void* b,
+                                                            const void* c, int32_t r, int32_t s);
   std::string describe(uintptr_t address) const;
   bool line_has_mapped_byte(uintptr_t line) const;
   const Region* region_holding(uintptr_t first, size_t bytes, bool writable) const;
@@ -112,6 +115,7 @@ class Simulator {
   std::vector<Region> regions_;
   mutable size_t last_region_ = 0;  // region_holding's guess
   std::array<uint64_t, kNumOpcodes> executed_{};  // per opcode
+  Operands operands_;                             // of the instruction being executed
   uint64_t unaligned_ = 0, bytes_loaded_ = 0, bytes_stored_ = 0;
   uint32_t opcode_ = 0;  // of the instruction being executed, for fault messages
   bool used_ = false;
