@@ -179,34 +179,35 @@ void store_words(const Reg& d, const int32_t words[32]) { std::memcpy(d.bytes, w
 // lo = w & 0xFFFF, so w * h = hi * h * 2^16 + lo * h, each product within 32
 // bits.
 namespace {
-struct Split {
-  int32_t hi[32], lo[32], h[32];  // the words' halves; the multiplying halves, widened
-};
-// Both operands are read as words and their halves taken by shifts: loads
-// at the offsets the copies stored at (halfword loads at odd offsets would
-// miss the CPU's store forwarding, costing more than the arithmetic).
-void split(const Reg& u, const Reg& v, HalfOf half, Split& s) {
-  int32_t w[32], h[32];
-  std::memcpy(w, u.bytes, kVectorBytes);
-  std::memcpy(h, v.bytes, kVectorBytes);
-  for (size_t i = 0; i < 32; ++i) {
-    s.hi[i] = w[i] >> 16;
-    s.lo[i] = w[i] & 0xFFFF;
-    s.h[i] = half == HalfOf::kOddSigned      ? h[i] >> 16
-             : half == HalfOf::kEvenUnsigned ? h[i] & 0xFFFF
-                                             : static_cast<int32_t>(static_cast<uint32_t>(h[i]) << 16) >> 16;
+// Both operands are read as words and the halves taken by shifts inside the
+// loops: loads at the offsets the copies stored at (halfword loads at odd
+// offsets would miss the CPU's store forwarding, costing more than the
+// arithmetic).
+struct Words {
+  int32_t u[32], v[32];
+  Words(const Reg& uu, const Reg& vv) {
+    std::memcpy(u, uu.bytes, kVectorBytes);
+    std::memcpy(v, vv.bytes, kVectorBytes);
   }
+};
+inline int32_t high_half(int32_t w) { return w >> 16; }
+inline int32_t low_half(int32_t w) { return w & 0xFFFF; }
+// The multiplying half of a word of Vv, widened.
+inline int32_t multiplier(int32_t v, HalfOf half) {
+  return half == HalfOf::kOddSigned      ? v >> 16
+         : half == HalfOf::kEvenUnsigned ? v & 0xFFFF
+                                         : static_cast<int32_t>(static_cast<uint32_t>(v) << 16) >> 16;
 }
 }  // namespace
 // (w * uh) >> 16 = hi * uh + (lo * uh >> 16): |hi * uh| < 2^31, and the sum
 // is the result, which fits (|w * uh| < 2^47).
 OPRIG_HVX_OP(Q6_Vw_vmpye_VwVuh) {
-  Split s;
+  const Words in(o.a, o.b);
   int32_t r[32];
-  split(o.a, o.b, HalfOf::kEvenUnsigned, s);
   for (size_t i = 0; i < 32; ++i) {
-    const auto low = static_cast<uint32_t>(s.lo[i]) * static_cast<uint32_t>(s.h[i]);  // < 2^32
-    r[i] = static_cast<int32_t>(static_cast<uint32_t>(s.hi[i] * s.h[i]) + (low >> 16));
+    const int32_t h = multiplier(in.v[i], HalfOf::kEvenUnsigned);
+    const auto low = static_cast<uint32_t>(low_half(in.u[i])) * static_cast<uint32_t>(h);  // < 2^32
+    r[i] = static_cast<int32_t>(static_cast<uint32_t>(high_half(in.u[i]) * h) + (low >> 16));
   }
   store_words(o.d, r);
 }
@@ -233,12 +234,11 @@ namespace {
 // Word i = wrap(acc_i + u_i * v.half_i) with acc from `acc` (or 0): only the
 // low 32 bits of the product count, so a 32-bit multiply gives them.
 void accumulate_words(const Reg& d, const Reg* acc, const Reg& u, const Reg& v, HalfOf half) {
-  Split s;
-  split(u, v, half, s);
-  uint32_t x[32] = {}, w[32], r[32];
+  const Words in(u, v);
+  uint32_t x[32] = {}, r[32];
   if (acc != nullptr) std::memcpy(x, acc->bytes, kVectorBytes);
-  std::memcpy(w, u.bytes, kVectorBytes);
-  for (size_t i = 0; i < 32; ++i) r[i] = x[i] + w[i] * static_cast<uint32_t>(s.h[i]);
+  for (size_t i = 0; i < 32; ++i)
+    r[i] = x[i] + static_cast<uint32_t>(in.u[i]) * static_cast<uint32_t>(multiplier(in.v[i], half));
   std::memcpy(d.bytes, r, kVectorBytes);
 }
 }  // namespace
@@ -265,14 +265,14 @@ namespace {
 // 2T + (C & 1) with T = A + (C >> 1), which saturates exactly when T is
 // outside [-2^30, 2^30).
 void mpyo(const Reg& d, const Reg* acc, const Reg& u, const Reg& v, bool round) {
-  Split s;
-  split(u, v, HalfOf::kOddSigned, s);
+  const Words in(u, v);
   int32_t x[32] = {}, r[32];
   if (acc != nullptr) std::memcpy(x, acc->bytes, kVectorBytes);
   const int32_t rnd = round ? 1 : 0;
   for (size_t i = 0; i < 32; ++i) {
-    const int32_t a = s.hi[i] * s.h[i] + (x[i] >> 16);
-    const int32_t b = s.lo[i] * s.h[i] + (x[i] & 0xFFFF);
+    const int32_t h = multiplier(in.v[i], HalfOf::kOddSigned);
+    const int32_t a = high_half(in.u[i]) * h + high_half(x[i]);
+    const int32_t b = low_half(in.u[i]) * h + low_half(x[i]);
     const int32_t c = ((b >> 14) + rnd) >> 1;
     const int32_t t = a + (c >> 1);
     r[i] = t >= (int32_t{1} << 30) ? INT32_MAX : t < -(int32_t{1} << 30) ? INT32_MIN : 2 * t + (c & 1);
