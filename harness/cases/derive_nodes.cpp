@@ -1036,7 +1036,10 @@ void Deriver::special_nodes() {
       if (role_of(n) != DimRole::kKernel) a.dims[n] = 1;
     try_add(a, "ones", "every size of input 0 one", {"specials", "ties"}, std::set<std::string>(first.begin(), first.end()));
   }
-  // Large: above a threaded path's threshold.
+  // Large: above a threaded path's threshold, in input 0 and, where the
+  // judge gives output shapes, in the largest output too: kernels split their
+  // work by outputs as often as by inputs (a convolution with few output
+  // channels has an output far smaller than its input).
   {
     Assignment a = base_;
     for (int round = 0; round < 24 && input0_elements(a) < kLargeElements; ++round)
@@ -1044,6 +1047,19 @@ void Deriver::special_nodes() {
         if (role_of(n) == DimRole::kKernel || input0_elements(a) >= kLargeElements) continue;
         a.dims[n] = std::max<int64_t>(a.dims[n], 1) * 2;
       }
+    const std::set<std::string> of_input0(first.begin(), first.end());
+    for (int round = 0; round < 8 && input0_elements(a) >= kLargeElements; ++round) {
+      const NodeAnswer answer = ask(a);
+      if (!answer.valid || answer.outputs.empty()) break;
+      size_t largest = 0;
+      for (const std::vector<int64_t>& shape : answer.outputs) largest = std::max(largest, elements(shape));
+      if (largest >= kLargeElements) break;
+      Assignment grown = a;
+      for (const std::string& n : all_names(a))
+        if (!of_input0.count(n) && role_of(n) != DimRole::kKernel) grown.dims[n] = std::max<int64_t>(grown.dims[n], 1) * 2;
+      if (grown.dims == a.dims || !ask(grown).valid) break;
+      a = grown;
+    }
     if (input0_elements(a) >= kLargeElements) try_add(a, "large", "large: above a threaded path's threshold", {});
   }
   // Optional inputs left out.

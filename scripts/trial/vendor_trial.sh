@@ -37,7 +37,9 @@ echo "correct package and variants (none, reverse, nan_payload): $((3 * runs)) r
 
 bugs="beta_ignored threaded_remainder max_from_zero exp_arg_clamped no_max_subtract long_reduction_truncated
       fp16_accumulator tail_unnormalised negative_axis_from_front axis_ignored
-      tail_ignored largest_ignored nan_unordered unstable_ties k_capped_256 one_based_indices zero_sign_lost"
+      tail_ignored largest_ignored nan_unordered unstable_ties k_capped_256 one_based_indices zero_sign_lost
+      stride_h_for_w dilation_ignored pad_bottom_as_top group_offset_missing bias_ignored channel_tail_dropped
+      conv_fp16_accumulator pad_replicate conv_threaded_remainder relu6_as_relu kernel_flipped output_size_ceil"
 caught=0 total=0
 printf '%-26s %-8s %s\n' bug verdict message
 for b in $bugs; do

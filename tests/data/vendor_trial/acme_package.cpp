@@ -1,4 +1,5 @@
-// A vendor-style package of two complex ops, Softmax and TopK, in its own
+// A vendor-style package of three complex ops, Softmax, TopK and Conv2D
+// (acme_conv.cpp), in its own
 // namespace (com.acme.trial) with its own fp64 reference: the trial of
 // issue 18. oprig judges it from its spec alone (acme.xml, no plan.json),
 // and each realistic bug of a vendor's kernel is planted one at a time:
@@ -17,66 +18,12 @@
 #include <string>
 #include <vector>
 
-#include "core/half.hpp"
-#include "oprig/oprig_package.h"
+#include "acme_conv.hpp"
+#include "acme_support.hpp"
 
 namespace {
 
-std::string env(const char* name) {
-  const char* v = std::getenv(name);
-  return v ? v : "";
-}
-bool bug(const char* name) {
-  static const std::string b = env("ACME_BUG");
-  return b == name;
-}
-bool variant(const char* name) {
-  static const std::string v = env("ACME_VARIANT");
-  return v == name;
-}
-
-const oprig_param* find_param(const oprig_param* params, size_t n, const char* name) {
-  for (size_t i = 0; i < n; ++i)
-    if (params[i].name != nullptr && std::strcmp(params[i].name, name) == 0 && params[i].count == 1 &&
-        params[i].data != nullptr)
-      return &params[i];
-  return nullptr;
-}
-int64_t int_param(const oprig_param* params, size_t n, const char* name, int64_t fallback) {
-  const oprig_param* p = find_param(params, n, name);
-  if (p == nullptr) return fallback;
-  if (p->dtype == OPRIG_DTYPE_INT_32) {
-    int32_t v;
-    std::memcpy(&v, p->data, sizeof v);
-    return v;
-  }
-  if (p->dtype == OPRIG_DTYPE_INT_64) {
-    int64_t v;
-    std::memcpy(&v, p->data, sizeof v);
-    return v;
-  }
-  return fallback;
-}
-bool bool_param(const oprig_param* params, size_t n, const char* name, bool fallback) {
-  const oprig_param* p = find_param(params, n, name);
-  if (p == nullptr) return fallback;
-  return *static_cast<const unsigned char*>(p->data) != 0;
-}
-double float_param(const oprig_param* params, size_t n, const char* name, double fallback) {
-  const oprig_param* p = find_param(params, n, name);
-  if (p == nullptr) return fallback;
-  if (p->dtype == OPRIG_DTYPE_FLOAT_32) {
-    float v;
-    std::memcpy(&v, p->data, sizeof v);
-    return v;
-  }
-  if (p->dtype == OPRIG_DTYPE_FLOAT_64) {
-    double v;
-    std::memcpy(&v, p->data, sizeof v);
-    return v;
-  }
-  return fallback;
-}
+using namespace acme;
 
 // A slice geometry: outer x size x inner, the axis in the middle.
 struct Slices {
@@ -97,16 +44,6 @@ bool slices_of(const oprig_tensor& t, int64_t axis, Slices& s) {
   }
   return true;
 }
-
-float load(const oprig_tensor& t, size_t i) {
-  if (t.dtype == OPRIG_DTYPE_FLOAT_16) return oprig::half_to_float(static_cast<const uint16_t*>(t.data)[i]);
-  return static_cast<const float*>(t.data)[i];
-}
-void store(const oprig_tensor& t, size_t i, float v) {
-  if (t.dtype == OPRIG_DTYPE_FLOAT_16) static_cast<uint16_t*>(t.data)[i] = oprig::float_to_half(v);
-  else static_cast<float*>(t.data)[i] = v;
-}
-float round_half(float v) { return oprig::half_to_float(oprig::float_to_half(v)); }
 
 // ---- Softmax ---------------------------------------------------------------
 
@@ -262,11 +199,26 @@ oprig_status ref_shapes(const char* op, const oprig_param* params, size_t np, co
   if (ni < 1) return OPRIG_STATUS_INVALID_ARGUMENT;
   if (std::strcmp(op, "Softmax") == 0 && no == 1) return softmax_shapes(params, np, in, out);
   if (std::strcmp(op, "TopK") == 0 && no == 2) return topk_shapes(params, np, in, out);
+  if (std::strcmp(op, "Conv2D") == 0) {
+    ConvGeometry g;
+    if (!conv_params(params, np, g)) return OPRIG_STATUS_INVALID_ARGUMENT;
+    return conv_shapes(g, in, ni, out, no, false);
+  }
   return OPRIG_STATUS_UNSUPPORTED;
 }
 
-oprig_status ref_compute(const char* op, const oprig_param* params, size_t np, const oprig_tensor* in, size_t,
-                         const oprig_tensor* out, size_t) {
+oprig_status ref_compute(const char* op, const oprig_param* params, size_t np, const oprig_tensor* in, size_t ni,
+                         const oprig_tensor* out, size_t no) {
+  if (std::strcmp(op, "Conv2D") == 0) {
+    ConvGeometry g;
+    oprig_tensor shape = out[0];
+    if (!conv_params(params, np, g)) return OPRIG_STATUS_INVALID_ARGUMENT;
+    const oprig_status st = conv_shapes(g, in, ni, &shape, no, false);
+    if (st != OPRIG_STATUS_OK) return st;
+    conv_reference(g, static_cast<const double*>(in[0].data), static_cast<const double*>(in[1].data),
+                   g.has_bias ? static_cast<const double*>(in[2].data) : nullptr, static_cast<double*>(out[0].data));
+    return OPRIG_STATUS_OK;
+  }
   Slices s;
   if (!slices_of(in[0], int_param(params, np, "axis", -1), s)) return OPRIG_STATUS_INVALID_ARGUMENT;
   const auto* x = static_cast<const double*>(in[0].data);
@@ -291,7 +243,8 @@ oprig_status ref_compute(const char* op, const oprig_param* params, size_t np, c
 // ---- the cpu kernels -------------------------------------------------------
 
 struct Kernel {
-  bool topk = false;
+  bool topk = false, conv = false;
+  ConvGeometry geometry;
   int64_t axis = -1, k = 1;
   bool largest = true, sorted = true;
   double beta = 1.0;
@@ -302,9 +255,14 @@ oprig_status create(const oprig_backend_context*, const char* op, const oprig_pa
                     oprig_kernel** out) {
   auto* kernel = new Kernel;
   kernel->topk = std::strcmp(op, "TopK") == 0;
-  if (!kernel->topk && std::strcmp(op, "Softmax") != 0) {
+  kernel->conv = std::strcmp(op, "Conv2D") == 0;
+  if (!kernel->topk && !kernel->conv && std::strcmp(op, "Softmax") != 0) {
     delete kernel;
     return OPRIG_STATUS_UNSUPPORTED;
+  }
+  if (kernel->conv && !conv_params(params, np, kernel->geometry)) {
+    delete kernel;
+    return OPRIG_STATUS_INVALID_ARGUMENT;
   }
   kernel->axis = int_param(params, np, "axis", -1);
   // A negative axis counted from the front, as a port from a framework without them does.
@@ -321,6 +279,7 @@ oprig_status create(const oprig_backend_context*, const char* op, const oprig_pa
 oprig_status prepare(oprig_kernel* handle, const oprig_tensor* in, size_t ni, oprig_tensor* out, size_t no) {
   auto* kernel = reinterpret_cast<Kernel*>(handle);
   if (ni < 1) return OPRIG_STATUS_INVALID_ARGUMENT;
+  if (kernel->conv) return conv_shapes(kernel->geometry, in, ni, out, no, true);
   oprig_param p[2] = {};
   const int32_t axis = static_cast<int32_t>(kernel->axis), k = static_cast<int32_t>(kernel->k);
   p[0] = {"axis", OPRIG_DTYPE_INT_32, 1, &axis};
@@ -336,6 +295,10 @@ oprig_status execute(oprig_kernel* handle, const oprig_tensor* in, size_t, const
                      oprig_execute_info*) {
   auto* kernel = reinterpret_cast<Kernel*>(handle);
   const Slices& s = kernel->slices;
+  if (kernel->conv) {
+    conv_kernel(kernel->geometry, in, out[0]);
+    return OPRIG_STATUS_OK;
+  }
   if (!kernel->topk) {
     softmax_kernel(in[0], out[0], s, kernel->beta);
     return OPRIG_STATUS_OK;
@@ -361,9 +324,11 @@ const oprig_implementation_v1 kImplementation = {
 
 constexpr const char* const kSoftmaxParams[] = {"axis", "beta", nullptr};
 constexpr const char* const kTopKParams[] = {"k", "axis", "largest", "sorted", nullptr};
+constexpr const char* const kConvParams[] = {"stride", "pad_amount", "dilation", "group", "activation", nullptr};
 const oprig_op_registration_v1 kOps[] = {
     {"Softmax", OPRIG_BACKEND_BIT(OPRIG_BACKEND_CPU), 1, 1, kSoftmaxParams, {}},
-    {"TopK", OPRIG_BACKEND_BIT(OPRIG_BACKEND_CPU), 1, 2, kTopKParams, {}}};
+    {"TopK", OPRIG_BACKEND_BIT(OPRIG_BACKEND_CPU), 1, 2, kTopKParams, {}},
+    {"Conv2D", OPRIG_BACKEND_BIT(OPRIG_BACKEND_CPU), 3, 1, kConvParams, {}}};
 const oprig_implementation_location_v1 kImplementations[] = {{OPRIG_BACKEND_CPU, nullptr}};
 const oprig_reference_v1 kReference = {sizeof(oprig_reference_v1), OPRIG_REFERENCE_FLOAT_64, ref_shapes, ref_compute,
                                        {}};
