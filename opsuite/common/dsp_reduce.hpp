@@ -1,0 +1,149 @@
+// Selection along an axis of UINT_8 codes on the dsp backend, shared by
+// opsuite/argmax/dsp.cpp (one greatest element per line) and
+// opsuite/top_k/dsp.cpp (the k greatest or smallest, by repeated extraction).
+// Header-only HVX code through oprig_dsp.h: it compiles in the dsp library
+// only.
+//
+// Every code becomes a 32-bit key that orders the elements exactly as the ops
+// rank them, so that "the greatest key" is the answer with every tie already
+// broken: the top byte is the code (bitwise-not of it for the smallest
+// first), biased by 0x80 so that a signed word compare (vcmp.gt, vmax) orders
+// it; the low 24 bits are the index, arranged so that the preferred one of
+// equal codes is greater (0xFFFFFF - index: the first index wins; index + 1:
+// the last). Keys of one line are distinct and never INT32_MIN, which marks
+// "no element" (a masked lane, a key excluded by a bound). A key is made per
+// element by two instructions on the widened code (vasl by 24, vxor with a
+// per-lane base holding the bias and the index part); the base moves along
+// the line by a vadd of a splat.
+//
+// Two walks over a line's elements:
+//  - rows (the axis is the last one: a line is contiguous): 128 elements per
+//    vector load, lane l of word vector j holding element 128 c + 32 j + l;
+//    the lane-wise maxima end in a horizontal reduction (vmax of the four
+//    word vectors, then vror by 64, 32, ..., 4 bytes with vmax), which leaves
+//    the line's greatest key in every lane;
+//  - columns (an inner axis: the elements of a line lie `stride` bytes
+//    apart): the lanes are up to 128 neighbouring lines, one load per
+//    position along the axis, the lane-wise maxima are the answers.
+// A keyer turns (codes widened to words, base, word vector j) into keys;
+// it may exclude elements by returning `none` (TopK's bounds).
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+
+#include "oprig/oprig_dsp.h"
+
+namespace oprig::opsuite::dsp_reduce {
+
+// The index field holds index + 1 (last-index rule) in 24 bits, and TopK's
+// in-order pass shifts 0xFFFFFF - index left by 8: lines of at most 2^23 - 2.
+constexpr size_t kMaxLine = (size_t{1} << 23) - 2;
+constexpr int32_t kIndexMask = 0xFFFFFF;
+
+struct KeyRule {
+  bool smallest = false;     // TopK largest = false: the bitwise-not of the code ranks
+  bool prefer_last = false;  // ArgMax select_last_index: the last of equal codes wins
+
+  // What the top byte of a key is XORed with: the bias 0x80, and 0xFF more for smallest.
+  int32_t top_xor() const { return smallest ? 0x7F : 0x80; }
+  int32_t index_field(size_t index) const {
+    return prefer_last ? static_cast<int32_t>(index + 1) : kIndexMask - static_cast<int32_t>(index);
+  }
+  // The base of a key of the element at `index`: the code shifted to the top byte XOR this.
+  int32_t base(size_t index) const {
+    return static_cast<int32_t>(static_cast<uint32_t>(top_xor()) << 24) | index_field(index);
+  }
+  // The change of base per index step.
+  int32_t step() const { return prefer_last ? 1 : -1; }
+};
+
+// Vector constants made once per execute (vsplat is an instruction).
+struct Constants {
+  HVX_Vector none, index_mask, one, top_xor;
+  explicit Constants(const KeyRule& rule)
+      : none(Q6_V_vsplat_R(INT32_MIN)),
+        index_mask(Q6_V_vsplat_R(kIndexMask)),
+        one(Q6_V_vsplat_R(1)),
+        top_xor(Q6_V_vsplat_R(rule.top_xor())) {}
+};
+
+// The bases of the first 128 elements of a row, lane l of vector j for
+// element 32 j + l: filled on the host at prepare (a table, like Atan's),
+// mapped and loaded at execute.
+struct alignas(OPRIG_DSP_VECTOR_BYTES) RowBases {
+  int32_t lanes[4][32];
+  void fill(const KeyRule& rule) {
+    for (size_t j = 0; j < 4; ++j)
+      for (size_t l = 0; l < 32; ++l) lanes[j][l] = rule.base(32 * j + l);
+  }
+};
+
+// The plain key: the code in the top byte, XOR the base.
+inline HVX_Vector key_of(HVX_Vector code_words, HVX_Vector base) {
+  return Q6_V_vxor_VV(Q6_Vw_vasl_VwR(code_words, 24), base);
+}
+
+// The code and the index a key holds, per word.
+inline HVX_Vector code_of(HVX_Vector key, const Constants& c) {
+  return Q6_V_vxor_VV(Q6_Vuw_vlsr_VuwR(key, 24), c.top_xor);
+}
+inline HVX_Vector index_of(HVX_Vector key, const KeyRule& rule, const Constants& c) {
+  const HVX_Vector field = Q6_V_vand_VV(key, c.index_mask);
+  return rule.prefer_last ? Q6_Vw_vsub_VwVw(field, c.one) : Q6_V_vxor_VV(field, c.index_mask);
+}
+
+// The greatest word of four vectors, in every lane.
+inline HVX_Vector horizontal_max(const HVX_Vector m[4]) {
+  HVX_Vector v = Q6_Vw_vmax_VwVw(Q6_Vw_vmax_VwVw(m[0], m[1]), Q6_Vw_vmax_VwVw(m[2], m[3]));
+  for (int bytes = 64; bytes >= 4; bytes /= 2) v = Q6_Vw_vmax_VwVw(v, Q6_V_vror_VR(v, bytes));
+  return v;
+}
+
+// The greatest key of a row of n >= 1 codes, in every lane. bases: the
+// vectors of RowBases; chunk_step: splat of 128 * rule.step(). Lanes past
+// the row's end in its last vector are masked to `none` (vsetq).
+template <class Keyer>
+inline HVX_Vector row_max(const uint8_t* row, size_t n, const HVX_Vector bases[4], HVX_Vector chunk_step,
+                          const Constants& c, const Keyer& keyer) {
+  HVX_Vector m[4] = {c.none, c.none, c.none, c.none};
+  HVX_Vector base[4] = {bases[0], bases[1], bases[2], bases[3]};
+  for (size_t i = 0; i < n; i += OPRIG_DSP_VECTOR_BYTES) {
+    const size_t valid = std::min<size_t>(n - i, OPRIG_DSP_VECTOR_BYTES);
+    HVX_Vector w[4];
+    oprig_dsp_widen_ub_w(oprig_dsp_load_bytes(row + i, valid), w);
+    for (size_t j = 0; j < 4 && 32 * j < valid; ++j) {
+      HVX_Vector key = keyer(w[j], base[j], j);
+      if (valid < 32 * (j + 1))
+        key = Q6_V_vmux_QVV(Q6_Q_vsetq_R(static_cast<int>(4 * (valid - 32 * j))), key, c.none);
+      m[j] = Q6_Vw_vmax_VwVw(m[j], key);
+      if (i + OPRIG_DSP_VECTOR_BYTES < n) base[j] = Q6_Vw_vadd_VwVw(base[j], chunk_step);
+    }
+  }
+  return horizontal_max(m);
+}
+
+// The greatest key of each of `width` (1..128) neighbouring lines of n codes,
+// line l's element j at p + j * stride + l: m[v] holds lines 32 v .. 32 v + 31
+// (lanes past width are unspecified). base: splat of rule.base(0); row_step:
+// splat of rule.step().
+template <class Keyer>
+inline void column_max(const uint8_t* p, size_t n, size_t stride, size_t width, HVX_Vector base, HVX_Vector row_step,
+                       const Constants& c, const Keyer& keyer, HVX_Vector m[4]) {
+  const size_t vectors = (width + 31) / 32;
+  for (size_t j = 0; j < 4; ++j) m[j] = c.none;
+  for (size_t r = 0; r < n; ++r) {
+    HVX_Vector w[4];
+    oprig_dsp_widen_ub_w(oprig_dsp_load_bytes(p + r * stride, width), w);
+    for (size_t j = 0; j < vectors; ++j) m[j] = Q6_Vw_vmax_VwVw(m[j], keyer(w[j], base, j));
+    if (r + 1 < n) base = Q6_Vw_vadd_VwVw(base, row_step);
+  }
+}
+
+// The plain keyer (ArgMax, TopK's first extraction).
+struct PlainKeys {
+  HVX_Vector operator()(HVX_Vector code_words, HVX_Vector base, size_t) const { return key_of(code_words, base); }
+};
+
+}  // namespace oprig::opsuite::dsp_reduce
