@@ -78,10 +78,10 @@ void run_rows(const ArgMaxDsp& k, const uint8_t* in, int32_t* out) {
   oprig_dsp_map(&k.bases, sizeof k.bases, "the argmax key bases");
   HVX_Vector bases[4];
   for (size_t j = 0; j < 4; ++j) bases[j] = oprig_vmem_load(k.bases.lanes[j]);
-  const HVX_Vector chunk_step = Q6_V_vsplat_R(128 * k.rule.step());
+  const reduce::PlainWalk walk(k.rule, c, OPRIG_DSP_VECTOR_BYTES);
   const size_t n = k.shape.n;
   for (size_t o = 0; o < k.shape.outer; ++o) {
-    const HVX_Vector best = reduce::row_max(in + o * n, n, bases, chunk_step, c, reduce::PlainKeys{});
+    const HVX_Vector best = reduce::row_max_plain(in + o * n, n, bases, walk);
     oprig_dsp_store_bytes(out + o, sizeof(int32_t), reduce::index_of(best, k.rule, c));
   }
 }
@@ -89,13 +89,13 @@ void run_rows(const ArgMaxDsp& k, const uint8_t* in, int32_t* out) {
 void run_columns(const ArgMaxDsp& k, const uint8_t* in, int32_t* out) {
   const reduce::Constants c(k.rule);
   const HVX_Vector base = Q6_V_vsplat_R(k.rule.base(0));
-  const HVX_Vector row_step = Q6_V_vsplat_R(k.rule.step());
+  const reduce::PlainWalk walk(k.rule, c, 1);
   const size_t n = k.shape.n, inner = k.shape.inner;
   for (size_t o = 0; o < k.shape.outer; ++o) {
     for (size_t i = 0; i < inner; i += OPRIG_DSP_VECTOR_BYTES) {
       const size_t width = std::min<size_t>(inner - i, OPRIG_DSP_VECTOR_BYTES);
       HVX_Vector m[4];
-      reduce::column_max(in + o * n * inner + i, n, inner, width, base, row_step, c, reduce::PlainKeys{}, m);
+      reduce::column_max_plain(in + o * n * inner + i, n, inner, width, base, walk, m);
       for (size_t j = 0; 32 * j < width; ++j)
         oprig_dsp_store_bytes(out + o * inner + i + 32 * j, sizeof(int32_t) * std::min<size_t>(32, width - 32 * j),
                               reduce::index_of(m[j], k.rule, c));

@@ -146,4 +146,106 @@ struct PlainKeys {
   HVX_Vector operator()(HVX_Vector code_words, HVX_Vector base, size_t) const { return key_of(code_words, base); }
 };
 
+// ---- The greatest plain key, at the bandwidth of the loads ---------------------------------------
+// Without a bound, the word keys above are more work than needed: per 128
+// codes one vshuff interleaves them with a "field" byte f into 64 + 64
+// halfwords (code << 8 | f) and two unsigned vmax keep each lane's best, so
+// a vector costs 1 load, 1 vshuff and 2-3 ALU operations (cost_model.md).
+// f encodes the vector's position within a "superblock" of up to 255
+// vectors (rows: of 128 codes; columns: positions along the axis): 255 - c
+// for the first-index rule, c + 1 for the last, so the preferred of equal
+// codes in one lane has the greater halfword and 0 means "no element". After
+// each superblock the lanes' halfwords become word keys (the same keys as
+// key_of: the code in the top byte, the element's index field below) and
+// join a word maximum.
+constexpr size_t kSuperblock = 255;
+
+struct PlainWalk {
+  KeyRule rule;
+  const Constants* c;
+  HVX_Vector zero, low_byte, field_step, code_flip;
+  size_t scale;  // elements per vector step: 128 (rows) or 1 (columns)
+  int scale_log2;
+  PlainWalk(const KeyRule& r, const Constants& constants, size_t elements_per_step)
+      : rule(r),
+        c(&constants),
+        zero(Q6_V_vzero()),
+        low_byte(Q6_V_vsplat_R(0xFF)),
+        field_step(Q6_Vb_vsplat_R(r.prefer_last ? 1 : -1)),
+        code_flip(Q6_Vb_vsplat_R(r.smallest ? 0xFF : 0)),
+        scale(elements_per_step),
+        scale_log2(elements_per_step == 1 ? 0 : 7) {}
+
+  HVX_Vector first_field() const { return Q6_Vb_vsplat_R(rule.prefer_last ? 1 : 255); }
+
+  // One vector of codes into the halfword maxima h (valid: codes in it, 128 for all).
+  void add(HVX_Vector codes, HVX_Vector& field, size_t valid, HVX_Vector h[2]) const {
+    if (rule.smallest) codes = Q6_V_vxor_VV(codes, code_flip);
+    const HVX_VectorPair pair = Q6_W_vshuff_VVR(codes, field, -1);
+    HVX_Vector lo = Q6_V_lo_W(pair), hi = Q6_V_hi_W(pair);
+    if (valid < 64) lo = Q6_V_vmux_QVV(Q6_Q_vsetq_R(static_cast<int>(2 * valid)), lo, zero);
+    h[0] = Q6_Vuh_vmax_VuhVuh(h[0], lo);
+    if (valid > 64) {
+      if (valid < 128) hi = Q6_V_vmux_QVV(Q6_Q_vsetq_R(static_cast<int>(2 * (valid - 64))), hi, zero);
+      h[1] = Q6_Vuh_vmax_VuhVuh(h[1], hi);
+    }
+    field = Q6_Vb_vadd_VbVb(field, field_step);
+  }
+
+  // The superblock starting at vector step `start` into the word maxima m:
+  // lane_base[j] holds rule.base(position of lane) of word vector j.
+  void merge(const HVX_Vector h[2], const HVX_Vector lane_base[4], size_t start, HVX_Vector m[4]) const {
+    // key = (code << 24) + base(lane) + step * (start + c) * scale, c the vector's place in
+    // the superblock: c = f - 1 (last rule, step +1), 255 - f (first, step -1); both are
+    // offset + f * scale. A flipped code (smallest) needs the top byte's bias 0x80, not
+    // base's 0x7F: one more in the top byte.
+    const int64_t offset = rule.step() * static_cast<int64_t>(start * scale) -
+                           (rule.prefer_last ? 1 : 255) * static_cast<int64_t>(scale) +
+                           (rule.smallest ? int64_t{1} << 24 : 0);
+    const HVX_Vector offset_v = Q6_V_vsplat_R(static_cast<int32_t>(offset));
+    for (size_t i = 0; i < 2; ++i) {
+      const HVX_VectorPair words = Q6_Wuw_vunpack_Vuh(h[i]);
+      const HVX_Vector w[2] = {Q6_V_lo_W(words), Q6_V_hi_W(words)};
+      for (size_t half = 0; half < 2; ++half) {
+        const size_t j = 2 * i + half;
+        const HVX_Vector code_part = Q6_Vw_vasl_VwR(Q6_Vuw_vlsr_VuwR(w[half], 8), 24);
+        const HVX_Vector field_part = Q6_Vw_vasl_VwR(Q6_V_vand_VV(w[half], low_byte), scale_log2);
+        HVX_Vector key = Q6_Vw_vadd_VwVw(Q6_Vw_vadd_VwVw(code_part, lane_base[j]), Q6_Vw_vadd_VwVw(offset_v, field_part));
+        key = Q6_V_vmux_QVV(Q6_Q_vcmp_eq_VwVw(w[half], zero), c->none, key);
+        m[j] = Q6_Vw_vmax_VwVw(m[j], key);
+      }
+    }
+  }
+};
+
+// row_max(..., PlainKeys{}) by the halfword walk. bases: RowBases' vectors.
+inline HVX_Vector row_max_plain(const uint8_t* row, size_t n, const HVX_Vector bases[4], const PlainWalk& walk) {
+  HVX_Vector m[4] = {walk.c->none, walk.c->none, walk.c->none, walk.c->none};
+  const size_t vectors = (n + OPRIG_DSP_VECTOR_BYTES - 1) / OPRIG_DSP_VECTOR_BYTES;
+  for (size_t start = 0; start < vectors; start += kSuperblock) {
+    HVX_Vector h[2] = {walk.zero, walk.zero};
+    HVX_Vector field = walk.first_field();
+    for (size_t v = start; v < std::min(vectors, start + kSuperblock); ++v) {
+      const size_t valid = std::min<size_t>(n - v * OPRIG_DSP_VECTOR_BYTES, OPRIG_DSP_VECTOR_BYTES);
+      walk.add(oprig_dsp_load_bytes(row + v * OPRIG_DSP_VECTOR_BYTES, valid), field, valid, h);
+    }
+    walk.merge(h, bases, start, m);
+  }
+  return horizontal_max(m);
+}
+
+// column_max(..., PlainKeys{}, m) by the halfword walk. base: splat of rule.base(0).
+inline void column_max_plain(const uint8_t* p, size_t n, size_t stride, size_t width, HVX_Vector base,
+                             const PlainWalk& walk, HVX_Vector m[4]) {
+  for (size_t j = 0; j < 4; ++j) m[j] = walk.c->none;
+  const HVX_Vector bases[4] = {base, base, base, base};
+  for (size_t start = 0; start < n; start += kSuperblock) {
+    HVX_Vector h[2] = {walk.zero, walk.zero};
+    HVX_Vector field = walk.first_field();
+    for (size_t r = start; r < std::min(n, start + kSuperblock); ++r)
+      walk.add(oprig_dsp_load_bytes(p + r * stride, width), field, OPRIG_DSP_VECTOR_BYTES, h);
+    walk.merge(h, bases, start, m);
+  }
+}
+
 }  // namespace oprig::opsuite::dsp_reduce
