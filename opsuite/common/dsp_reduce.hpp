@@ -178,15 +178,19 @@ struct PlainWalk {
 
   HVX_Vector first_field() const { return Q6_Vb_vsplat_R(rule.prefer_last ? 1 : 255); }
 
-  // One vector of codes into the halfword maxima h (valid: codes in it, 128 for all).
-  void add(HVX_Vector codes, HVX_Vector& field, size_t valid, HVX_Vector h[2]) const {
+  // One vector of codes into the halfword maxima h (valid: codes in it, 128
+  // for all). bound: nullptr, or the greatest halfword each lane may take
+  // (TopK's passes after the first; see top_k/dsp.cpp).
+  void add(HVX_Vector codes, HVX_Vector& field, size_t valid, const HVX_Vector* bound, HVX_Vector h[2]) const {
     if (rule.smallest) codes = Q6_V_vxor_VV(codes, code_flip);
     const HVX_VectorPair pair = Q6_W_vshuff_VVR(codes, field, -1);
     HVX_Vector lo = Q6_V_lo_W(pair), hi = Q6_V_hi_W(pair);
     if (valid < 64) lo = Q6_V_vmux_QVV(Q6_Q_vsetq_R(static_cast<int>(2 * valid)), lo, zero);
+    if (bound != nullptr) lo = Q6_V_vmux_QVV(Q6_Q_vcmp_gt_VuhVuh(lo, bound[0]), zero, lo);
     h[0] = Q6_Vuh_vmax_VuhVuh(h[0], lo);
     if (valid > 64) {
       if (valid < 128) hi = Q6_V_vmux_QVV(Q6_Q_vsetq_R(static_cast<int>(2 * (valid - 64))), hi, zero);
+      if (bound != nullptr) hi = Q6_V_vmux_QVV(Q6_Q_vcmp_gt_VuhVuh(hi, bound[1]), zero, hi);
       h[1] = Q6_Vuh_vmax_VuhVuh(h[1], hi);
     }
     field = Q6_Vb_vadd_VbVb(field, field_step);
@@ -218,16 +222,25 @@ struct PlainWalk {
   }
 };
 
+// No bound: every element takes part (ArgMax). A bound is called per
+// superblock with its first vector step and fills the halfword bounds.
+struct NoBound {
+  const HVX_Vector* operator()(size_t, HVX_Vector*) const { return nullptr; }
+};
+
 // row_max(..., PlainKeys{}) by the halfword walk. bases: RowBases' vectors.
-inline HVX_Vector row_max_plain(const uint8_t* row, size_t n, const HVX_Vector bases[4], const PlainWalk& walk) {
+template <class Bound = NoBound>
+inline HVX_Vector row_max_plain(const uint8_t* row, size_t n, const HVX_Vector bases[4], const PlainWalk& walk,
+                                const Bound& bound = {}) {
   HVX_Vector m[4] = {walk.c->none, walk.c->none, walk.c->none, walk.c->none};
   const size_t vectors = (n + OPRIG_DSP_VECTOR_BYTES - 1) / OPRIG_DSP_VECTOR_BYTES;
   for (size_t start = 0; start < vectors; start += kSuperblock) {
     HVX_Vector h[2] = {walk.zero, walk.zero};
-    HVX_Vector field = walk.first_field();
+    HVX_Vector field = walk.first_field(), bounds[2];
+    const HVX_Vector* b = bound(start, bounds);
     for (size_t v = start; v < std::min(vectors, start + kSuperblock); ++v) {
       const size_t valid = std::min<size_t>(n - v * OPRIG_DSP_VECTOR_BYTES, OPRIG_DSP_VECTOR_BYTES);
-      walk.add(oprig_dsp_load_bytes(row + v * OPRIG_DSP_VECTOR_BYTES, valid), field, valid, h);
+      walk.add(oprig_dsp_load_bytes(row + v * OPRIG_DSP_VECTOR_BYTES, valid), field, valid, b, h);
     }
     walk.merge(h, bases, start, m);
   }
@@ -235,15 +248,17 @@ inline HVX_Vector row_max_plain(const uint8_t* row, size_t n, const HVX_Vector b
 }
 
 // column_max(..., PlainKeys{}, m) by the halfword walk. base: splat of rule.base(0).
+template <class Bound = NoBound>
 inline void column_max_plain(const uint8_t* p, size_t n, size_t stride, size_t width, HVX_Vector base,
-                             const PlainWalk& walk, HVX_Vector m[4]) {
+                             const PlainWalk& walk, HVX_Vector m[4], const Bound& bound = {}) {
   for (size_t j = 0; j < 4; ++j) m[j] = walk.c->none;
   const HVX_Vector bases[4] = {base, base, base, base};
   for (size_t start = 0; start < n; start += kSuperblock) {
     HVX_Vector h[2] = {walk.zero, walk.zero};
-    HVX_Vector field = walk.first_field();
+    HVX_Vector field = walk.first_field(), bounds[2];
+    const HVX_Vector* b = bound(start, bounds);
     for (size_t r = start; r < std::min(n, start + kSuperblock); ++r)
-      walk.add(oprig_dsp_load_bytes(p + r * stride, width), field, OPRIG_DSP_VECTOR_BYTES, h);
+      walk.add(oprig_dsp_load_bytes(p + r * stride, width), field, OPRIG_DSP_VECTOR_BYTES, b, h);
     walk.merge(h, bases, start, m);
   }
 }

@@ -48,19 +48,6 @@ struct TopKDsp : KernelBase {
   reduce::RowBases bases{};
 };
 
-// Keys below a bound only (none at the first pass): the next in rank order.
-// `bound` is one splat (rows) or one vector per word vector (columns).
-struct BelowBound {
-  const HVX_Vector* bound;
-  bool per_vector;
-  const reduce::Constants* c;
-  HVX_Vector operator()(HVX_Vector code_words, HVX_Vector base, size_t j) const {
-    const HVX_Vector key = reduce::key_of(code_words, base);
-    if (bound == nullptr) return key;
-    return Q6_V_vmux_QVV(Q6_Q_vcmp_gt_VwVw(bound[per_vector ? j : 0], key), key, c->none);
-  }
-};
-
 // In index order: elements whose key is above `above` (the k-th key - 1)
 // take the key (0xFFFFFF - index) << 8 | code, XOR the sign bit (so the
 // signed compare orders it as unsigned); among those below `bound` (none at
@@ -76,6 +63,46 @@ struct InIndexOrder {
     const HVX_Vector order = Q6_V_vxor_VV(Q6_V_vor_VV(Q6_Vw_vasl_VwR(base, 8), code_words), c->none);
     if (bound != nullptr) take = Q6_Q_and_QQ(take, Q6_Q_vcmp_gt_VwVw(bound[v], order));
     return Q6_V_vmux_QVV(take, order, c->none);
+  }
+};
+
+// The halfword walk's bound (common/dsp_reduce.hpp, PlainWalk) for the pass
+// after the key `prev`: in a superblock starting at vector step `start`, lane
+// l holds the element of step start + c at index (start + c) * 128 + pos(l)
+// (rows) or start + c (columns), as the halfword code' << 8 | 255 - c. Keys
+// below prev are the codes' below prev's, and prev's code' at an index past
+// prev's: in lane l the steps c >= d - start + 1, d = (index(prev) - pos(l))
+// >> 7 (rows) or index(prev). So the lane's greatest allowed halfword is
+// code'(prev) << 8 | (254 + start - d), the last clamped to -1..255 (-1: only
+// lower codes), 0 at least (0 is "no element").
+struct BoundConstants {
+  HVX_Vector minus_one, last_field, bias, zero;
+  BoundConstants()
+      : minus_one(Q6_V_vsplat_R(-1)), last_field(Q6_V_vsplat_R(255)), bias(Q6_V_vsplat_R(0x80)), zero(Q6_V_vzero()) {}
+};
+
+struct BelowPrevious {
+  const HVX_Vector* prev;       // rows: one splat; columns: one per word vector
+  const HVX_Vector* positions;  // rows: each lane's position in a vector of 128; columns: nullptr
+  const reduce::KeyRule* rule;
+  const reduce::Constants* c;
+  const BoundConstants* b;
+  const HVX_Vector* operator()(size_t start, HVX_Vector out[2]) const {
+    const HVX_Vector step_254 = Q6_V_vsplat_R(static_cast<int32_t>(254 + start));
+    HVX_Vector hb[4];
+    for (size_t j = 0; j < 4; ++j) {
+      const HVX_Vector key = prev[positions != nullptr ? 0 : j];
+      const HVX_Vector index = reduce::index_of(key, *rule, *c);
+      const HVX_Vector d =
+          positions != nullptr ? Q6_Vw_vasr_VwR(Q6_Vw_vsub_VwVw(index, positions[j]), 7) : index;
+      const HVX_Vector field =
+          Q6_Vw_vmin_VwVw(Q6_Vw_vmax_VwVw(Q6_Vw_vsub_VwVw(step_254, d), b->minus_one), b->last_field);
+      const HVX_Vector code = Q6_V_vxor_VV(Q6_Vuw_vlsr_VuwR(key, 24), b->bias);
+      hb[j] = Q6_Vw_vmax_VwVw(Q6_Vw_vadd_VwVw(Q6_Vw_vasl_VwR(code, 8), field), b->zero);
+    }
+    out[0] = Q6_Vuh_vpack_VwVw_sat(hb[1], hb[0]);
+    out[1] = Q6_Vuh_vpack_VwVw_sat(hb[3], hb[2]);
+    return out;
   }
 };
 
@@ -153,6 +180,10 @@ void run_rows(const TopKDsp& k, const Buffers& b) {
   HVX_Vector bases[4];
   for (size_t j = 0; j < 4; ++j) bases[j] = oprig_vmem_load(k.bases.lanes[j]);
   const HVX_Vector chunk_step = Q6_V_vsplat_R(128 * k.rule.step());
+  const reduce::PlainWalk walk(k.rule, c, OPRIG_DSP_VECTOR_BYTES);
+  const BoundConstants bc;
+  HVX_Vector positions[4];
+  for (size_t j = 0; j < 4; ++j) positions[j] = reduce::index_of(bases[j], k.rule, c);
   const size_t n = k.shape.n, kk = k.shape.k;
   for (size_t o = 0; o < k.shape.outer; ++o) {
     const uint8_t* row = b.in + o * n;
@@ -160,7 +191,8 @@ void run_rows(const TopKDsp& k, const Buffers& b) {
     int32_t* indices = b.indices + o * kk;
     HVX_Vector prev = c.none;
     for (size_t p = 0; p < kk; ++p) {
-      prev = reduce::row_max(row, n, bases, chunk_step, c, BelowBound{p == 0 ? nullptr : &prev, false, &c});
+      prev = p == 0 ? reduce::row_max_plain(row, n, bases, walk)
+                    : reduce::row_max_plain(row, n, bases, walk, BelowPrevious{&prev, positions, &k.rule, &c, &bc});
       if (k.params.sorted) {
         oprig_dsp_store_bytes(values + p, 1, reduce::code_of(prev, c));
         oprig_dsp_store_bytes(indices + p, sizeof(int32_t), reduce::index_of(prev, k.rule, c));
@@ -191,6 +223,8 @@ void run_columns(const TopKDsp& k, const Buffers& b) {
   const OrderDecode decode;
   const HVX_Vector base = Q6_V_vsplat_R(k.rule.base(0));
   const HVX_Vector row_step = Q6_V_vsplat_R(k.rule.step());
+  const reduce::PlainWalk walk(k.rule, c, 1);
+  const BoundConstants bc;
   const size_t n = k.shape.n, inner = k.shape.inner, kk = k.shape.k;
   for (size_t o = 0; o < k.shape.outer; ++o) {
     for (size_t i = 0; i < inner; i += OPRIG_DSP_VECTOR_BYTES) {
@@ -201,8 +235,11 @@ void run_columns(const TopKDsp& k, const Buffers& b) {
       HVX_Vector prev[4], codes[4], index[4];
       for (size_t p = 0; p < kk; ++p) {
         HVX_Vector m[4];
-        reduce::column_max(lines, n, inner, width, base, row_step, c, BelowBound{p == 0 ? nullptr : prev, true, &c},
-                           m);
+        if (p == 0)
+          reduce::column_max_plain(lines, n, inner, width, base, walk, m);
+        else
+          reduce::column_max_plain(lines, n, inner, width, base, walk, m,
+                                   BelowPrevious{prev, nullptr, &k.rule, &c, &bc});
         std::copy(m, m + 4, prev);
         if (!k.params.sorted) continue;
         for (size_t j = 0; j < 4; ++j) {
