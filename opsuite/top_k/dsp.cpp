@@ -25,6 +25,7 @@
 #include <algorithm>
 #include <cmath>
 #include <new>
+#include <vector>
 
 #include "common/dsp_reduce.hpp"
 #include "common/kernel.hpp"
@@ -46,25 +47,20 @@ struct TopKDsp : KernelBase {
   reduce::KeyRule rule;
   bool prepared = false;
   reduce::RowBases bases{};
+  struct alignas(OPRIG_DSP_VECTOR_BYTES) WorkVector {
+    int32_t words[32];
+  };
+  std::vector<WorkVector> workspace;  // in index order: the winners' keys (rows: k; columns: 4 vectors per pass)
 };
 
-// In index order: elements whose key is above `above` (the k-th key - 1)
-// take the key (0xFFFFFF - index) << 8 | code, XOR the sign bit (so the
-// signed compare orders it as unsigned); among those below `bound` (none at
-// the first pass) the greatest is the next index.
-struct InIndexOrder {
-  const HVX_Vector* above;
-  const HVX_Vector* bound;
-  bool per_vector;
-  const reduce::Constants* c;
-  HVX_Vector operator()(HVX_Vector code_words, HVX_Vector base, size_t j) const {
-    const size_t v = per_vector ? j : 0;
-    HVX_VectorPred take = Q6_Q_vcmp_gt_VwVw(reduce::key_of(code_words, base), above[v]);
-    const HVX_Vector order = Q6_V_vxor_VV(Q6_V_vor_VV(Q6_Vw_vasl_VwR(base, 8), code_words), c->none);
-    if (bound != nullptr) take = Q6_Q_and_QQ(take, Q6_Q_vcmp_gt_VwVw(bound[v], order));
-    return Q6_V_vmux_QVV(take, order, c->none);
-  }
-};
+// In index order (sorted = false) the k winners' keys, kept in a workspace
+// by the passes in rank order, become order words: (0xFFFFFF - index) << 8 |
+// code, XOR the sign bit (so the signed compare orders it as unsigned); the
+// greatest order below the previous one is the next index. k passes over the
+// k words instead of over the line.
+inline HVX_Vector order_of(HVX_Vector key, const reduce::Constants& c) {
+  return Q6_V_vxor_VV(Q6_V_vor_VV(Q6_Vw_vasl_VwR(key, 8), reduce::code_of(key, c)), c.none);
+}
 
 // The halfword walk's bound (common/dsp_reduce.hpp, PlainWalk) for the pass
 // after the key `prev`: in a superblock starting at vector step `start`, lane
@@ -163,6 +159,8 @@ oprig_status prepare(oprig_kernel* kernel, const oprig_tensor* inputs, size_t nu
     outputs[o].rank = outs[o].rank;
     std::copy(std::begin(outs[o].dims), std::end(outs[o].dims), std::begin(outputs[o].dims));
   }
+  const uint64_t words = k->shape.inner == 1 ? (k->shape.k + 31) / 32 : 4 * k->shape.k;
+  if (!k->params.sorted) k->workspace.assign(words, TopKDsp::WorkVector{});
   k->prepared = true;
   return OPRIG_STATUS_OK;
 }
@@ -173,13 +171,12 @@ struct Buffers {
   int32_t* indices;
 };
 
-void run_rows(const TopKDsp& k, const Buffers& b) {
+void run_rows(TopKDsp& k, const Buffers& b) {
   const reduce::Constants c(k.rule);
   const OrderDecode decode;
   oprig_dsp_map(&k.bases, sizeof k.bases, "the top_k key bases");
   HVX_Vector bases[4];
   for (size_t j = 0; j < 4; ++j) bases[j] = oprig_vmem_load(k.bases.lanes[j]);
-  const HVX_Vector chunk_step = Q6_V_vsplat_R(128 * k.rule.step());
   const reduce::PlainWalk walk(k.rule, c, OPRIG_DSP_VECTOR_BYTES);
   const BoundConstants bc;
   HVX_Vector positions[4];
@@ -196,13 +193,23 @@ void run_rows(const TopKDsp& k, const Buffers& b) {
       if (k.params.sorted) {
         oprig_dsp_store_bytes(values + p, 1, reduce::code_of(prev, c));
         oprig_dsp_store_bytes(indices + p, sizeof(int32_t), reduce::index_of(prev, k.rule, c));
+      } else {
+        oprig_dsp_store_bytes(&k.workspace[p / 32].words[p % 32], sizeof(int32_t), prev);
       }
     }
     if (k.params.sorted) continue;
-    const HVX_Vector above = Q6_Vw_vsub_VwVw(prev, c.one);
     HVX_Vector order = c.none;
+    const size_t vectors = (kk + 31) / 32;
     for (size_t p = 0; p < kk; ++p) {
-      order = reduce::row_max(row, n, bases, chunk_step, c, InIndexOrder{&above, p == 0 ? nullptr : &order, false, &c});
+      HVX_Vector m = c.none;
+      for (size_t v = 0; v < vectors; ++v) {
+        HVX_Vector o = order_of(oprig_vmem_load(&k.workspace[v]), c);
+        if (kk - 32 * v < 32) o = Q6_V_vmux_QVV(Q6_Q_vsetq_R(static_cast<int>(4 * (kk - 32 * v))), o, c.none);
+        if (p > 0) o = Q6_V_vmux_QVV(Q6_Q_vcmp_gt_VwVw(order, o), o, c.none);
+        m = Q6_Vw_vmax_VwVw(m, o);
+      }
+      for (int bytes = 64; bytes >= 4; bytes /= 2) m = Q6_Vw_vmax_VwVw(m, Q6_V_vror_VR(m, bytes));
+      order = m;
       oprig_dsp_store_bytes(values + p, 1, decode.code(order));
       oprig_dsp_store_bytes(indices + p, sizeof(int32_t), decode.index(order));
     }
@@ -218,11 +225,10 @@ void store_columns(uint8_t* values, int32_t* indices, size_t width, const HVX_Ve
     oprig_dsp_store_bytes(indices + 32 * j, sizeof(int32_t) * std::min<size_t>(32, width - 32 * j), index[j]);
 }
 
-void run_columns(const TopKDsp& k, const Buffers& b) {
+void run_columns(TopKDsp& k, const Buffers& b) {
   const reduce::Constants c(k.rule);
   const OrderDecode decode;
   const HVX_Vector base = Q6_V_vsplat_R(k.rule.base(0));
-  const HVX_Vector row_step = Q6_V_vsplat_R(k.rule.step());
   const reduce::PlainWalk walk(k.rule, c, 1);
   const BoundConstants bc;
   const size_t n = k.shape.n, inner = k.shape.inner, kk = k.shape.k;
@@ -241,7 +247,10 @@ void run_columns(const TopKDsp& k, const Buffers& b) {
           reduce::column_max_plain(lines, n, inner, width, base, walk, m,
                                    BelowPrevious{prev, nullptr, &k.rule, &c, &bc});
         std::copy(m, m + 4, prev);
-        if (!k.params.sorted) continue;
+        if (!k.params.sorted) {
+          for (size_t j = 0; j < 4; ++j) oprig_vmem_store(&k.workspace[4 * p + j], m[j]);
+          continue;
+        }
         for (size_t j = 0; j < 4; ++j) {
           codes[j] = reduce::code_of(m[j], c);
           index[j] = reduce::index_of(m[j], k.rule, c);
@@ -249,12 +258,15 @@ void run_columns(const TopKDsp& k, const Buffers& b) {
         store_columns(values + p * inner, indices + p * inner, width, codes, index);
       }
       if (k.params.sorted) continue;
-      HVX_Vector above[4], order[4];
-      for (size_t j = 0; j < 4; ++j) above[j] = Q6_Vw_vsub_VwVw(prev[j], c.one);
+      HVX_Vector order[4];
       for (size_t p = 0; p < kk; ++p) {
-        HVX_Vector m[4];
-        reduce::column_max(lines, n, inner, width, base, row_step, c,
-                           InIndexOrder{above, p == 0 ? nullptr : order, true, &c}, m);
+        HVX_Vector m[4] = {c.none, c.none, c.none, c.none};
+        for (size_t q = 0; q < kk; ++q)
+          for (size_t j = 0; 32 * j < width; ++j) {
+            HVX_Vector o = order_of(oprig_vmem_load(&k.workspace[4 * q + j]), c);
+            if (p > 0) o = Q6_V_vmux_QVV(Q6_Q_vcmp_gt_VwVw(order[j], o), o, c.none);
+            m[j] = Q6_Vw_vmax_VwVw(m[j], o);
+          }
         std::copy(m, m + 4, order);
         for (size_t j = 0; j < 4; ++j) {
           codes[j] = decode.code(m[j]);
@@ -283,6 +295,8 @@ oprig_status execute(oprig_kernel* kernel, const oprig_tensor* inputs, size_t nu
   if (selected > 0) {
     const Buffers b{static_cast<const uint8_t*>(inputs[0].data), static_cast<uint8_t*>(outputs[0].data),
                     static_cast<int32_t*>(outputs[1].data)};
+    if (!k->workspace.empty())
+      oprig_dsp_map_writable(k->workspace.data(), k->workspace.size() * sizeof(TopKDsp::WorkVector), "the top_k workspace");
     if (k->shape.inner == 1)
       run_rows(*k, b);
     else
@@ -293,14 +307,15 @@ oprig_status execute(oprig_kernel* kernel, const oprig_tensor* inputs, size_t nu
 
 void destroy(oprig_kernel* kernel) { delete from_handle<TopKDsp>(kernel); }
 
-// One compare per element and pass: k passes (2k in index order); every code
-// read once per pass; a code and an index written per selected element.
+// One compare per element and pass: k passes over the line (and k over the k
+// winners in index order); every code read once per pass; a code and an index
+// written per selected element.
 oprig_status cost(const oprig_kernel* kernel, oprig_cost* out_cost) {
   const auto* k = from_handle<TopKDsp>(kernel);
   if (!k->prepared) return OPRIG_STATUS_INVALID_ARGUMENT;
-  const uint64_t passes = k->shape.k * (k->params.sorted ? 1 : 2);
-  out_cost->flops = k->shape.elements() * passes;
-  out_cost->bytes_read = k->shape.elements() * passes;
+  const uint64_t in_order = k->params.sorted ? 0 : k->shape.lines() * k->shape.k * k->shape.k;
+  out_cost->flops = k->shape.elements() * k->shape.k + in_order;
+  out_cost->bytes_read = k->shape.elements() * k->shape.k + in_order * sizeof(int32_t);
   out_cost->bytes_written = k->shape.lines() * k->shape.k * (1 + sizeof(int32_t));
   return OPRIG_STATUS_OK;
 }
