@@ -298,7 +298,7 @@ TestPlan parse_plan(const json& j, const std::filesystem::path& path) {
   try {
     only_keys(j, file, {"op", "spec", "about", "shapes", "fills", "quantized_fills", "params", "types",
                         "quantization", "tolerance", "golden", "bench", "signed_zero", "order_insensitive",
-                        "derivation"});
+                        "derivation", "integer_reference"});
     for (const char* key : {"op", "spec", "shapes", "fills", "tolerance"})
       if (!j.contains(key)) fail(file, std::string("missing required key \"") + key + "\"");
     plan.op = get<std::string>(j.at("op"), file + ": /op");
@@ -326,6 +326,12 @@ TestPlan parse_plan(const json& j, const std::filesystem::path& path) {
                          plan.output_quantization);
     plan.tolerance = j.at("tolerance");
     check_tolerance_reasons(plan.tolerance, file + ": /tolerance");
+    if (j.contains("integer_reference")) {
+      const std::string at = file + ": /integer_reference";
+      only_keys(j.at("integer_reference"), at, {"rule", "about"});
+      plan.integer_rule = get<std::string>(j.at("integer_reference").value("rule", json("")), at + "/rule");
+      if (plan.integer_rule.empty()) fail(at, "\"rule\" must state the integer rule the reference implements");
+    }
     if (j.contains("signed_zero")) {
       const json& z = j.at("signed_zero");
       if (z.is_boolean()) plan.signed_zero_all = z.get<bool>();

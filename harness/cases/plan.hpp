@@ -143,6 +143,10 @@ struct TestPlan {
   std::vector<std::string> signed_zero_outputs;
   std::vector<OrderInsensitive> order_insensitive;
   bool derived = false;  // made from the spec alone (no plan.json)
+  // "integer_reference": {"rule": "..."}: the op's integer reference
+  // (opsuite/common/integer_reference.hpp) judges its quantised cases at
+  // 0 LSB beside the fp64 reference; the rule as a vendor reads it. Empty: none.
+  std::string integer_rule;
 };
 
 // Throws std::runtime_error "<file>: <json path>: what is wrong".

@@ -10,6 +10,7 @@
 #include "core/dtype.hpp"
 #include "runner/abi_params.hpp"
 #include "runner/case_tolerance.hpp"
+#include "runner/integer_judge.hpp"
 #include "runner/kept_outputs.hpp"
 #include "runner/lifecycle_checks.hpp"
 #include "runner/output_poison.hpp"
@@ -137,7 +138,7 @@ reports::CaseResult case_record(const Case& c, const OpContext* op) {
   r.variant = c.variant;
   r.params = c.params.is_object() ? c.params : nlohmann::json::object();
   r.seed = c.seed;
-  if (op != nullptr) r.oracle = oracle_name(c, *op);
+  if (op != nullptr) r.oracle = oracle_name(c, *op) + integer_oracle_suffix(c, *op);
   for (const CaseTensor& t : c.inputs) r.inputs.push_back(tensor_record(t));
   for (const CaseTensor& t : c.outputs) r.outputs.push_back(tensor_record(t));
   if (op != nullptr) r.repro = repro_command(c, *op);
@@ -436,6 +437,13 @@ reports::CaseResult run_case(const Case& c, const OpContext& op, const BackendCo
   }
 
   if (!unordered_note.empty() && !message.empty()) message += " (" + unordered_note + ")";
+  // The integer rule, exact, beside the fp64 tolerance (ops with an integer reference have no unordered outputs).
+  if (unordered_note.empty())
+    if (const std::optional<IntegerJudgement> exact = judge_integer_reference(c, op, inputs, expected, results[0]);
+        exact && severity(exact->verdict) > severity(Verdict::kPassed)) {
+      if (severity(exact->verdict) > severity(verdict)) verdict = exact->verdict;
+      message += (message.empty() ? "" : "; ") + exact->message;
+    }
   std::vector<double> sorted = perf.compute_ns_samples;
   std::sort(sorted.begin(), sorted.end());
   perf.compute_ns_min = sorted.front();

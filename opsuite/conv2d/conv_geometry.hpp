@@ -10,6 +10,7 @@
 
 #include "common/conv_operands.hpp"
 #include "common/kernel.hpp"
+#include "common/quant_conv.hpp"
 
 namespace oprig::opsuite::conv2d {
 
@@ -57,27 +58,43 @@ struct Geometry {
   int64_t kh = 0, kw = 0, group_in = 0, c_out = 0, group_out = 0;
   int64_t out_h = 0, out_w = 0, pad_top = 0, pad_left = 0;
   bool has_bias = false;
+  bool quantized = false;   // UINT_8 / INT_8 under quant_conv.hpp's integer rule
+  quant::ConvRule rule;     // when quantized
+  int64_t stride[2] = {1, 1}, dilation[2] = {1, 1};
 
   int64_t output_elements() const { return batch * out_h * out_w * c_out; }
   int64_t pixels() const { return batch * out_h * out_w; }
   int64_t depth() const { return kh * kw * group_in; }  // the products summed per output element
 };
 
-// The checks of prepare(): FLOAT_32 or FLOAT_16 throughout (others
+// The checks of prepare(): FLOAT_32 or FLOAT_16 throughout, or with
+// `quantized_ok` quantised operands under quant_conv.hpp's rule (others
 // UNSUPPORTED), shapes consistent with the parameters; sets the output's
 // shape in `layout` and fills *g. A bias of dtype INVALID is absent.
 inline oprig_status plan(const Params& p, Layout layout, const oprig_tensor* inputs, size_t num_inputs,
-                         oprig_tensor* outputs, size_t num_outputs, Geometry* g) {
+                         oprig_tensor* outputs, size_t num_outputs, Geometry* g, bool quantized_ok = false) {
   *g = Geometry{};
-  FloatOperands operands;
-  const oprig_status st = check_float_operands(inputs, num_inputs, outputs, num_outputs, &operands);
-  if (st != OPRIG_STATUS_OK) return st;
+  Geometry r;
+  if (quantized_ok && num_inputs >= 2 && num_inputs <= 3 && num_outputs == 1 && inputs != nullptr &&
+      outputs != nullptr && quant::is_quantized(inputs[0])) {
+    const oprig_status st = quant::conv_rule(inputs, num_inputs, outputs[0], &r.rule);
+    if (st != OPRIG_STATUS_OK) return st;
+    if (inputs[0].rank != 4 || inputs[1].rank != 4) return OPRIG_STATUS_INVALID_ARGUMENT;
+    r.dtype = static_cast<oprig_dtype>(inputs[0].dtype);
+    r.quantized = true;
+    r.has_bias = r.rule.has_bias;
+  } else {
+    FloatOperands operands;
+    const oprig_status st = check_float_operands(inputs, num_inputs, outputs, num_outputs, &operands);
+    if (st != OPRIG_STATUS_OK) return st;
+    r.dtype = operands.dtype;
+    r.has_bias = operands.has_bias;
+  }
   const oprig_tensor& in = inputs[0];
   const oprig_tensor& w = inputs[1];
-  const bool has_bias = operands.has_bias;
-  Geometry r;
-  r.dtype = operands.dtype;
-  r.has_bias = has_bias;
+  const bool has_bias = r.has_bias;
+  std::copy(p.stride, p.stride + 2, r.stride);
+  std::copy(p.dilation, p.dilation + 2, r.dilation);
   r.batch = in.dims[0];
   const bool nchw = layout == Layout::kNCHW;
   r.c_in = nchw ? in.dims[1] : in.dims[3];
@@ -103,8 +120,30 @@ inline oprig_status plan(const Params& p, Layout layout, const oprig_tensor* inp
   return OPRIG_STATUS_OK;
 }
 
+// The quantised kernels' view: NHWC, grouped.
+inline quant::ConvShape conv_shape(const Geometry& g) {
+  quant::ConvShape s;
+  s.batch = g.batch;
+  s.height = g.height;
+  s.width = g.width;
+  s.c_in = g.c_in;
+  s.kh = g.kh;
+  s.kw = g.kw;
+  s.group_in = g.group_in;
+  s.group_out = g.group_out;
+  s.group = g.group_out > 0 ? g.c_out / g.group_out : 1;
+  s.c_out = g.c_out;
+  s.out_h = g.out_h;
+  s.out_w = g.out_w;
+  s.pad_top = g.pad_top;
+  s.pad_left = g.pad_left;
+  std::copy(g.stride, g.stride + 2, s.stride);
+  std::copy(g.dilation, g.dilation + 2, s.dilation);
+  return s;
+}
+
 inline oprig_cost cost_of(const Geometry& g) {
-  const uint64_t width = g.dtype == OPRIG_DTYPE_FLOAT_16 ? 2 : 4;
+  const uint64_t width = g.quantized ? 1 : g.dtype == OPRIG_DTYPE_FLOAT_16 ? 2 : 4;
   const auto outputs = static_cast<uint64_t>(g.output_elements());
   oprig_cost c{};
   c.flops = 2 * outputs * static_cast<uint64_t>(g.depth());

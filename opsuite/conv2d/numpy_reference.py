@@ -25,9 +25,12 @@ def pads_of(mode, size, kernel, stride, dilation, before, after):
     return before, after
 
 
-def compute(inputs, params, outputs, layouts):
+def compute(inputs, params, outputs, layouts, scales=None):
     x, w = inputs[0], inputs[1]
     bias = inputs[2] if len(inputs) > 2 else None
+    if bias is not None and scales and scales[0] != 0 and scales[2] == 0:
+        # quantised activations: a plain INT_32 bias counts in units of s_in * s_w (TFLite, NNAPI, QNN)
+        bias = bias * (scales[0] * scales[1])
     nchw = layouts[0] == "NCHW"
     if nchw:
         x = x.transpose(0, 2, 3, 1)

@@ -9,9 +9,14 @@
 // holds it to 2 ulp of NumPy's exactly rounded math.fsum).
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
+#include "common/integer_reference.hpp"
+#include "common/quant.hpp"
 #include "common/reference.hpp"
 
 namespace oprig::opsuite {
@@ -71,61 +76,125 @@ Axis plan_axis(const std::string& mode, int64_t size, int64_t kernel, int64_t st
   return {pad_before, pad_after, (padded - span) / stride + 1};
 }
 
+// A checked node: its geometry, the output's shape set.
+struct Node {
+  Layout4 x, y;
+  int64_t kh = 0, kw = 0, group_in = 0, c_out = 0, group_out = 0;
+  bool has_bias = false;
+  std::vector<int64_t> stride, dilation;
+  Axis rows{}, cols{};
+
+  // term(input index, weight index) for every product of output element
+  // (n, co, oy, ox) whose input pixel lies in the image (padding is zero).
+  template <class Term>
+  void window(int64_t n, int64_t co, int64_t oy, int64_t ox, Term&& term) const {
+    const int64_t g = co / group_out;
+    for (int64_t ky = 0; ky < kh; ++ky) {
+      const int64_t iy = oy * stride[0] - rows.before + ky * dilation[0];
+      if (iy < 0 || iy >= x.height) continue;
+      for (int64_t kx = 0; kx < kw; ++kx) {
+        const int64_t ix = ox * stride[1] - cols.before + kx * dilation[1];
+        if (ix < 0 || ix >= x.width) continue;
+        for (int64_t ci = 0; ci < group_in; ++ci)
+          term(x.index(n, g * group_in + ci, iy, ix), static_cast<size_t>(((ky * kw + kx) * group_in + ci) * c_out + co));
+      }
+    }
+  }
+};
+
+Node node_of(const std::vector<RefTensor>& inputs, const RefParams& params, RefTensor& out) {
+  const RefTensor& weights = inputs.at(1);
+  Node d;
+  d.has_bias = inputs.size() > 2 && inputs[2].present;
+  d.x = activations(inputs.at(0));
+  if (weights.shape.size() != 4) throw std::invalid_argument("Conv2D: weights must be 4-D");
+  d.kh = weights.shape[0], d.kw = weights.shape[1], d.group_in = weights.shape[2], d.c_out = weights.shape[3];
+  const int64_t group = params.integer_or("group", 1);
+  if (group < 1 || d.x.channels != d.group_in * group || d.c_out % group != 0)
+    throw std::invalid_argument("Conv2D: channel_in must be group * weights[2] and group must divide channel_out");
+  if (d.has_bias && (inputs[2].shape.size() != 1 || inputs[2].shape[0] != d.c_out))
+    throw std::invalid_argument("Conv2D: bias must be [channel_out]");
+  d.stride = params.integers_or("stride", {1, 1});
+  d.dilation = params.integers_or("dilation", {1, 1});
+  const std::vector<int64_t> pads = params.integers_or("pad_amount", {0, 0, 0, 0});  // [[top, bottom], [left, right]]
+  if (d.stride.size() != 2 || d.dilation.size() != 2 || pads.size() != 4)
+    throw std::invalid_argument("Conv2D: stride and dilation take 2 values, pad_amount 2 x 2");
+  if (d.stride[0] < 1 || d.stride[1] < 1 || d.dilation[0] < 1 || d.dilation[1] < 1)
+    throw std::invalid_argument("Conv2D: stride and dilation must be at least 1");
+  const std::string mode = params.text_or("padding", "EXPLICIT");
+  d.rows = plan_axis(mode, d.x.height, d.kh, d.stride[0], d.dilation[0], pads[0], pads[1]);
+  d.cols = plan_axis(mode, d.x.width, d.kw, d.stride[1], d.dilation[1], pads[2], pads[3]);
+  d.group_out = d.c_out / group;
+  d.y = Layout4{d.x.nchw, d.x.batch, d.c_out, d.rows.out, d.cols.out};
+  out.shape = d.x.nchw ? std::vector<int64_t>{d.y.batch, d.y.channels, d.y.height, d.y.width}
+                       : std::vector<int64_t>{d.y.batch, d.y.height, d.y.width, d.y.channels};
+  out.values.assign(element_count(out.shape), 0.0);
+  return d;
+}
+
 void compute(const std::vector<RefTensor>& inputs, const RefParams& params, std::vector<RefTensor>& outputs) {
   const RefTensor& in = inputs.at(0);
   const RefTensor& weights = inputs.at(1);
-  const bool has_bias = inputs.size() > 2 && inputs[2].present;
-  const Layout4 x = activations(in);
-  if (weights.shape.size() != 4) throw std::invalid_argument("Conv2D: weights must be 4-D");
-  const int64_t kh = weights.shape[0], kw = weights.shape[1], group_in = weights.shape[2], c_out = weights.shape[3];
-  const int64_t group = params.integer_or("group", 1);
-  if (group < 1 || x.channels != group_in * group || c_out % group != 0)
-    throw std::invalid_argument("Conv2D: channel_in must be group * weights[2] and group must divide channel_out");
-  if (has_bias && (inputs[2].shape.size() != 1 || inputs[2].shape[0] != c_out))
-    throw std::invalid_argument("Conv2D: bias must be [channel_out]");
-  const std::vector<int64_t> stride = params.integers_or("stride", {1, 1});
-  const std::vector<int64_t> dilation = params.integers_or("dilation", {1, 1});
-  const std::vector<int64_t> pads = params.integers_or("pad_amount", {0, 0, 0, 0});  // [[top, bottom], [left, right]]
-  if (stride.size() != 2 || dilation.size() != 2 || pads.size() != 4)
-    throw std::invalid_argument("Conv2D: stride and dilation take 2 values, pad_amount 2 x 2");
-  if (stride[0] < 1 || stride[1] < 1 || dilation[0] < 1 || dilation[1] < 1)
-    throw std::invalid_argument("Conv2D: stride and dilation must be at least 1");
-  const std::string mode = params.text_or("padding", "EXPLICIT");
-  const Axis rows = plan_axis(mode, x.height, kh, stride[0], dilation[0], pads[0], pads[1]);
-  const Axis cols = plan_axis(mode, x.width, kw, stride[1], dilation[1], pads[2], pads[3]);
-
   RefTensor& out = outputs.at(0);
-  const Layout4 y{x.nchw, x.batch, c_out, rows.out, cols.out};
-  out.shape = x.nchw ? std::vector<int64_t>{y.batch, y.channels, y.height, y.width}
-                     : std::vector<int64_t>{y.batch, y.height, y.width, y.channels};
-  out.values.assign(element_count(out.shape), 0.0);
-  const int64_t group_out = c_out / group;
-  for (int64_t n = 0; n < y.batch; ++n)
-    for (int64_t oy = 0; oy < y.height; ++oy)
-      for (int64_t ox = 0; ox < y.width; ++ox)
-        for (int64_t co = 0; co < c_out; ++co) {
-          const int64_t g = co / group_out;
+  const Node d = node_of(inputs, params, out);
+  // Quantised activations: a plain INT_32 bias holds codes in units of
+  // s_in * s_w (TFLite, NNAPI, QNN); a quantised one is already real.
+  const double bias_unit = d.has_bias && in.scale != 0 && inputs[2].scale == 0 ? in.scale * weights.scale : 1.0;
+  for (int64_t n = 0; n < d.y.batch; ++n)
+    for (int64_t oy = 0; oy < d.y.height; ++oy)
+      for (int64_t ox = 0; ox < d.y.width; ++ox)
+        for (int64_t co = 0; co < d.c_out; ++co) {
           CompensatedSum sum;
-          if (has_bias) sum.add(inputs[2].values[static_cast<size_t>(co)]);
-          for (int64_t ky = 0; ky < kh; ++ky) {
-            const int64_t iy = oy * stride[0] - rows.before + ky * dilation[0];
-            if (iy < 0 || iy >= x.height) continue;  // padding: zero
-            for (int64_t kx = 0; kx < kw; ++kx) {
-              const int64_t ix = ox * stride[1] - cols.before + kx * dilation[1];
-              if (ix < 0 || ix >= x.width) continue;
-              for (int64_t ci = 0; ci < group_in; ++ci) {
-                const double w = weights.values[static_cast<size_t>(((ky * kw + kx) * group_in + ci) * c_out + co)];
-                sum.add(in.values[x.index(n, g * group_in + ci, iy, ix)] * w);
-              }
-            }
-          }
-          out.values[y.index(n, co, oy, ox)] = sum.value();
+          if (d.has_bias) sum.add(bias_unit * inputs[2].values[static_cast<size_t>(co)]);
+          d.window(n, co, oy, ox, [&](size_t i, size_t w) { sum.add(in.values[i] * weights.values[w]); });
+          out.values[d.y.index(n, co, oy, ox)] = sum.value();
         }
+}
+
+
+// The integer reference (common/integer_reference.hpp): quant_conv.hpp's rule
+// written from the spec's window on the stored codes, as plainly as compute():
+// acc = bias + sum (q_in - z_in)(q_w - z_w) (int64 here: a case leaving int32
+// is refused, not wrapped), then TFLite's multiplier of s_in s_w / s_out (the
+// float scales, the product and quotient in double), + z_out, clamped to the
+// output type. false for the float types: the fp64 reference alone judges them.
+bool compute_integer(const std::vector<RefTensor>& inputs, const RefParams& params, std::vector<RefTensor>& outputs) {
+  const RefTensor& in = inputs.at(0);
+  const RefTensor& weights = inputs.at(1);
+  RefTensor& out = outputs.at(0);
+  const bool eight_bit = in.dtype == OPRIG_DTYPE_UINT_8 || in.dtype == OPRIG_DTYPE_INT_8;
+  if (!eight_bit || weights.dtype != OPRIG_DTYPE_INT_8 || out.dtype != in.dtype || !(in.scale > 0) ||
+      !(weights.scale > 0) || !(out.scale > 0))
+    return false;
+  const Node d = node_of(inputs, params, out);
+  const double real = static_cast<double>(static_cast<float>(in.scale)) * static_cast<float>(weights.scale) /
+                      static_cast<float>(out.scale);
+  quant::Multiplier mul;
+  if (!quant::multiplier(real, &mul))
+    throw std::invalid_argument("Conv2D: no fixed-point multiplier for s_in s_w / s_out = " + std::to_string(real));
+  const quant::Range range = quant::type_range(out.dtype == OPRIG_DTYPE_INT_8);
+  out.codes = true;
+  for (int64_t n = 0; n < d.y.batch; ++n)
+    for (int64_t oy = 0; oy < d.y.height; ++oy)
+      for (int64_t ox = 0; ox < d.y.width; ++ox)
+        for (int64_t co = 0; co < d.c_out; ++co) {
+          int64_t acc = d.has_bias ? static_cast<int64_t>(inputs[2].values[static_cast<size_t>(co)]) : 0;
+          d.window(n, co, oy, ox, [&](size_t i, size_t w) {
+            acc += (static_cast<int64_t>(in.values[i]) - in.zero_point) * (static_cast<int64_t>(weights.values[w]) - weights.zero_point);
+          });
+          if (acc < std::numeric_limits<int32_t>::min() || acc > std::numeric_limits<int32_t>::max())
+            throw std::invalid_argument("Conv2D: the accumulator leaves int32 (" + std::to_string(acc) + ")");
+          out.values[d.y.index(n, co, oy, ox)] =
+              std::clamp(quant::scale_by(static_cast<int32_t>(acc), mul) + out.zero_point, range.lo, range.hi);
+        }
+  return true;
 }
 
 }  // namespace
 
 extern const ReferenceOp oprig_reference_Conv2D;
 const ReferenceOp oprig_reference_Conv2D = {"Conv2D", compute, 0.0};
+extern const IntegerReferenceOp oprig_integer_reference_Conv2D;
+const IntegerReferenceOp oprig_integer_reference_Conv2D = {"Conv2D", compute_integer};
 
 }  // namespace oprig::opsuite

@@ -157,8 +157,9 @@ oprig_status create(const oprig_backend_context* ctx, const oprig_param* params,
 oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t num_inputs, oprig_tensor* outputs,
                      size_t num_outputs) {
   auto& k = *from_handle<DepthwiseCpuKernel>(handle);
-  const oprig_status st = depthwise::plan(k.params, inputs, num_inputs, outputs, num_outputs, &k.g);
+  const oprig_status st = depthwise::plan(k.params, inputs, num_inputs, outputs, num_outputs, &k.g, true);
   if (st != OPRIG_STATUS_OK) return st;
+  if (k.g.quantized) return OPRIG_STATUS_OK;  // the integer path needs no packing
   const depthwise::Geometry& g = k.g;
   k.isa = static_cast<oprig_cpu_isa>(k.ctx->cpu_isa);
   const size_t lanes = with_tile(k.isa, [](auto t) { return decltype(t)::kLanes; });
@@ -191,6 +192,11 @@ oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   auto& k = *from_handle<DepthwiseCpuKernel>(handle);
   const size_t out_count = static_cast<size_t>(k.g.batch * k.g.out_h * k.g.out_w * k.g.c_out);
   if (out_count == 0) return OPRIG_STATUS_OK;
+  if (k.g.quantized) {  // quant_conv.hpp's integer rule, element by element
+    quant::conv_nhwc(depthwise::conv_shape(k.g), k.g.rule, inputs[0].data, static_cast<const int8_t*>(inputs[1].data),
+                     k.g.has_bias ? static_cast<const int32_t*>(inputs[2].data) : nullptr, outputs[0].data);
+    return OPRIG_STATUS_OK;
+  }
   const float* in = static_cast<const float*>(inputs[0].data);
   const float* w = static_cast<const float*>(inputs[1].data);
   const float* bias = k.g.has_bias ? static_cast<const float*>(inputs[2].data) : k.no_bias.get();

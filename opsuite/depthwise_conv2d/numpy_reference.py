@@ -13,9 +13,12 @@ import numpy as np
 OP = "DepthwiseConv2D"
 
 
-def compute(inputs, params, outputs):
+def compute(inputs, params, outputs, scales=None):
     x, w = inputs[0], inputs[1]
     bias = inputs[2] if len(inputs) > 2 else None
+    if bias is not None and scales and scales[0] != 0 and scales[2] == 0:
+        # quantised activations: a plain INT_32 bias counts in units of s_in * s_w (TFLite, NNAPI, QNN)
+        bias = bias * (scales[0] * scales[1])
     stride = np.ravel(params.get("stride", [1, 1])).astype(int)
     dilation = np.ravel(params.get("dilation", [1, 1])).astype(int)
     top, bottom, left, right = np.ravel(params.get("pad_amount", [[0, 0], [0, 0]])).astype(int)

@@ -6,10 +6,16 @@
 // sum is kept with Neumaier's compensated summation, so it is within about
 // one ulp of double of the exact sum even where the terms cancel (the golden
 // cross-check holds it to 2 ulp of NumPy's exactly rounded math.fsum).
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
+#include "common/integer_reference.hpp"
+#include "common/quant.hpp"
 #include "common/reference.hpp"
 
 namespace oprig::opsuite {
@@ -31,60 +37,126 @@ class CompensatedSum {
   double sum_ = 0, error_ = 0;
 };
 
+// A checked node: its geometry, the output's shape set.
+struct Node {
+  int64_t batch = 0, height = 0, width = 0, channels = 0, kh = 0, kw = 0, c_out = 0, multiplier = 1;
+  int64_t out_h = 0, out_w = 0;
+  bool has_bias = false;
+  std::vector<int64_t> stride, dilation, pads;
+
+  // term(input index, weight index) for every product of output element
+  // (n, oy, ox, o) whose input pixel lies in the image (padding is zero).
+  template <class Term>
+  void window(int64_t n, int64_t oy, int64_t ox, int64_t o, Term&& term) const {
+    const int64_t c = o / multiplier;
+    for (int64_t ky = 0; ky < kh; ++ky) {
+      const int64_t iy = oy * stride[0] - pads[0] + ky * dilation[0];
+      if (iy < 0 || iy >= height) continue;
+      for (int64_t kx = 0; kx < kw; ++kx) {
+        const int64_t ix = ox * stride[1] - pads[2] + kx * dilation[1];
+        if (ix < 0 || ix >= width) continue;
+        term(static_cast<size_t>(((n * height + iy) * width + ix) * channels + c),
+             static_cast<size_t>((ky * kw + kx) * c_out + o));
+      }
+    }
+  }
+};
+
+Node node_of(const std::vector<RefTensor>& inputs, const RefParams& params, RefTensor& out) {
+  const RefTensor& in = inputs.at(0);
+  const RefTensor& weights = inputs.at(1);
+  Node d;
+  d.has_bias = inputs.size() > 2 && inputs[2].present;
+  if (in.shape.size() != 4 || weights.shape.size() != 4)
+    throw std::invalid_argument("DepthwiseConv2D: input and weights must be 4-D");
+  d.batch = in.shape[0], d.height = in.shape[1], d.width = in.shape[2], d.channels = in.shape[3];
+  d.kh = weights.shape[0], d.kw = weights.shape[1], d.c_out = weights.shape[3];
+  if (weights.shape[2] != 1 || d.channels < 1 || d.c_out % d.channels != 0)
+    throw std::invalid_argument("DepthwiseConv2D: weights must be [kh, kw, 1, channels * multiplier]");
+  if (d.has_bias && (inputs[2].shape.size() != 1 || inputs[2].shape[0] != d.c_out))
+    throw std::invalid_argument("DepthwiseConv2D: bias must be [channels * multiplier]");
+  d.multiplier = d.c_out / d.channels;
+  d.stride = params.integers_or("stride", {1, 1});
+  d.dilation = params.integers_or("dilation", {1, 1});
+  d.pads = params.integers_or("pad_amount", {0, 0, 0, 0});  // [[top, bottom], [left, right]]
+  if (d.stride.size() != 2 || d.dilation.size() != 2 || d.pads.size() != 4)
+    throw std::invalid_argument("DepthwiseConv2D: stride and dilation take 2 values, pad_amount 2 x 2");
+  if (d.stride[0] < 1 || d.stride[1] < 1 || d.dilation[0] < 1 || d.dilation[1] < 1)
+    throw std::invalid_argument("DepthwiseConv2D: stride and dilation must be at least 1");
+  const int64_t span_h = (d.kh - 1) * d.dilation[0] + 1, span_w = (d.kw - 1) * d.dilation[1] + 1;
+  const int64_t padded_h = d.height + d.pads[0] + d.pads[1], padded_w = d.width + d.pads[2] + d.pads[3];
+  if (padded_h < span_h || padded_w < span_w)
+    throw std::invalid_argument("DepthwiseConv2D: the kernel window is larger than the padded input");
+  d.out_h = (padded_h - span_h) / d.stride[0] + 1, d.out_w = (padded_w - span_w) / d.stride[1] + 1;
+  out.shape = {d.batch, d.out_h, d.out_w, d.c_out};
+  out.values.assign(element_count(out.shape), 0.0);
+  return d;
+}
+
 void compute(const std::vector<RefTensor>& inputs, const RefParams& params, std::vector<RefTensor>& outputs) {
   const RefTensor& in = inputs.at(0);
   const RefTensor& weights = inputs.at(1);
-  const bool has_bias = inputs.size() > 2 && inputs[2].present;
-  if (in.shape.size() != 4 || weights.shape.size() != 4)
-    throw std::invalid_argument("DepthwiseConv2D: input and weights must be 4-D");
-  const int64_t batch = in.shape[0], height = in.shape[1], width = in.shape[2], channels = in.shape[3];
-  const int64_t kh = weights.shape[0], kw = weights.shape[1], c_out = weights.shape[3];
-  if (weights.shape[2] != 1 || channels < 1 || c_out % channels != 0)
-    throw std::invalid_argument("DepthwiseConv2D: weights must be [kh, kw, 1, channels * multiplier]");
-  if (has_bias && (inputs[2].shape.size() != 1 || inputs[2].shape[0] != c_out))
-    throw std::invalid_argument("DepthwiseConv2D: bias must be [channels * multiplier]");
-  const int64_t multiplier = c_out / channels;
-  const std::vector<int64_t> stride = params.integers_or("stride", {1, 1});
-  const std::vector<int64_t> dilation = params.integers_or("dilation", {1, 1});
-  const std::vector<int64_t> pads = params.integers_or("pad_amount", {0, 0, 0, 0});  // [[top, bottom], [left, right]]
-  if (stride.size() != 2 || dilation.size() != 2 || pads.size() != 4)
-    throw std::invalid_argument("DepthwiseConv2D: stride and dilation take 2 values, pad_amount 2 x 2");
-  if (stride[0] < 1 || stride[1] < 1 || dilation[0] < 1 || dilation[1] < 1)
-    throw std::invalid_argument("DepthwiseConv2D: stride and dilation must be at least 1");
-  const int64_t span_h = (kh - 1) * dilation[0] + 1, span_w = (kw - 1) * dilation[1] + 1;
-  const int64_t padded_h = height + pads[0] + pads[1], padded_w = width + pads[2] + pads[3];
-  if (padded_h < span_h || padded_w < span_w)
-    throw std::invalid_argument("DepthwiseConv2D: the kernel window is larger than the padded input");
-  const int64_t out_h = (padded_h - span_h) / stride[0] + 1, out_w = (padded_w - span_w) / stride[1] + 1;
-
   RefTensor& out = outputs.at(0);
-  out.shape = {batch, out_h, out_w, c_out};
-  out.values.assign(element_count(out.shape), 0.0);
+  const Node d = node_of(inputs, params, out);
+  // Quantised activations: a plain INT_32 bias holds codes in units of
+  // s_in * s_w (TFLite, NNAPI, QNN); a quantised one is already real.
+  const double bias_unit = d.has_bias && in.scale != 0 && inputs[2].scale == 0 ? in.scale * weights.scale : 1.0;
   size_t next = 0;
-  for (int64_t n = 0; n < batch; ++n)
-    for (int64_t oy = 0; oy < out_h; ++oy)
-      for (int64_t ox = 0; ox < out_w; ++ox)
-        for (int64_t o = 0; o < c_out; ++o) {
-          const int64_t c = o / multiplier;
+  for (int64_t n = 0; n < d.batch; ++n)
+    for (int64_t oy = 0; oy < d.out_h; ++oy)
+      for (int64_t ox = 0; ox < d.out_w; ++ox)
+        for (int64_t o = 0; o < d.c_out; ++o) {
           CompensatedSum sum;
-          if (has_bias) sum.add(inputs[2].values[static_cast<size_t>(o)]);
-          for (int64_t ky = 0; ky < kh; ++ky) {
-            const int64_t iy = oy * stride[0] - pads[0] + ky * dilation[0];
-            if (iy < 0 || iy >= height) continue;  // padding: zero
-            for (int64_t kx = 0; kx < kw; ++kx) {
-              const int64_t ix = ox * stride[1] - pads[2] + kx * dilation[1];
-              if (ix < 0 || ix >= width) continue;
-              sum.add(in.values[static_cast<size_t>(((n * height + iy) * width + ix) * channels + c)] *
-                      weights.values[static_cast<size_t>((ky * kw + kx) * c_out + o)]);
-            }
-          }
+          if (d.has_bias) sum.add(bias_unit * inputs[2].values[static_cast<size_t>(o)]);
+          d.window(n, oy, ox, o, [&](size_t i, size_t w) { sum.add(in.values[i] * weights.values[w]); });
           out.values[next++] = sum.value();
         }
+}
+
+
+// The integer reference (common/integer_reference.hpp): quant_conv.hpp's rule
+// written from the spec's window on the stored codes, as plainly as compute():
+// acc = bias + sum (q_in - z_in)(q_w - z_w) (int64 here: a case leaving int32
+// is refused, not wrapped), then TFLite's multiplier of s_in s_w / s_out (the
+// float scales, the product and quotient in double), + z_out, clamped to the
+// output type. false for the float types: the fp64 reference alone judges them.
+bool compute_integer(const std::vector<RefTensor>& inputs, const RefParams& params, std::vector<RefTensor>& outputs) {
+  const RefTensor& in = inputs.at(0);
+  const RefTensor& weights = inputs.at(1);
+  RefTensor& out = outputs.at(0);
+  const bool eight_bit = in.dtype == OPRIG_DTYPE_UINT_8 || in.dtype == OPRIG_DTYPE_INT_8;
+  if (!eight_bit || weights.dtype != OPRIG_DTYPE_INT_8 || out.dtype != in.dtype || !(in.scale > 0) ||
+      !(weights.scale > 0) || !(out.scale > 0))
+    return false;
+  const Node d = node_of(inputs, params, out);
+  const double real = static_cast<double>(static_cast<float>(in.scale)) * static_cast<float>(weights.scale) /
+                      static_cast<float>(out.scale);
+  quant::Multiplier mul;
+  if (!quant::multiplier(real, &mul))
+    throw std::invalid_argument("DepthwiseConv2D: no fixed-point multiplier for s_in s_w / s_out = " + std::to_string(real));
+  const quant::Range range = quant::type_range(out.dtype == OPRIG_DTYPE_INT_8);
+  out.codes = true;
+  size_t next = 0;
+  for (int64_t n = 0; n < d.batch; ++n)
+    for (int64_t oy = 0; oy < d.out_h; ++oy)
+      for (int64_t ox = 0; ox < d.out_w; ++ox)
+        for (int64_t o = 0; o < d.c_out; ++o) {
+          int64_t acc = d.has_bias ? static_cast<int64_t>(inputs[2].values[static_cast<size_t>(o)]) : 0;
+          d.window(n, oy, ox, o, [&](size_t i, size_t w) {
+            acc += (static_cast<int64_t>(in.values[i]) - in.zero_point) * (static_cast<int64_t>(weights.values[w]) - weights.zero_point);
+          });
+          if (acc < std::numeric_limits<int32_t>::min() || acc > std::numeric_limits<int32_t>::max())
+            throw std::invalid_argument("DepthwiseConv2D: the accumulator leaves int32 (" + std::to_string(acc) + ")");
+          out.values[next++] = std::clamp(quant::scale_by(static_cast<int32_t>(acc), mul) + out.zero_point, range.lo, range.hi);
+        }
+  return true;
 }
 
 }  // namespace
 
 extern const ReferenceOp oprig_reference_DepthwiseConv2D;
 const ReferenceOp oprig_reference_DepthwiseConv2D = {"DepthwiseConv2D", compute, 0.0};
+extern const IntegerReferenceOp oprig_integer_reference_DepthwiseConv2D;
+const IntegerReferenceOp oprig_integer_reference_DepthwiseConv2D = {"DepthwiseConv2D", compute_integer};
 
 }  // namespace oprig::opsuite

@@ -1,6 +1,6 @@
 // Pool2D as every backend's kernel sees it: the parameters read in create()
 // and the checks and output shape of prepare(), written once for the cpu,
-// opencl and vulkan kernels. The window of output (oh, ow) covers input rows
+// opencl, vulkan and dsp kernels. The window of output (oh, ow) covers input rows
 // oh * stride_h - pad_top + [0, kernel_h) and the columns likewise; the
 // spec rules out windows of padding alone (pads < kernel).
 #pragma once

@@ -4,7 +4,9 @@
 // spec writes it: the input rows and columns each output index reads and
 // BILINEAR's weights, rounded once to fp32. The cpu kernel reads these
 // tables directly; the opencl and vulkan kernels read them from a device
-// buffer (device_table), so every backend blends with the same weights.
+// buffer (device_table), so every backend blends with the same weights. The
+// dsp kernel (UINT_8 only) takes the same coordinates (input_coordinate,
+// linear_position) and rounds the weights to its own fixed point.
 #pragma once
 
 #include <algorithm>
@@ -81,6 +83,19 @@ inline double input_coordinate(Transformation t, int64_t x, int64_t in, int64_t 
   return 0.0;
 }
 
+// BILINEAR along one axis: the coordinate clamped to [0, in - 1], its two
+// neighbours and the exact weight of the second (the dsp kernel rounds it to
+// its own fixed point).
+struct LinearPosition {
+  int64_t first, second;
+  double weight;
+};
+inline LinearPosition linear_position(double c, int64_t in) {
+  const double clamped = std::clamp(c, 0.0, static_cast<double>(in - 1));
+  const auto first = static_cast<int64_t>(std::floor(clamped));
+  return {first, std::min(first + 1, in - 1), clamped - static_cast<double>(first)};
+}
+
 inline AxisTable axis_table(const Resampling& r, int64_t in, int64_t out) {
   AxisTable t;
   for (int64_t x = 0; x < out; ++x) {
@@ -95,13 +110,11 @@ inline AxisTable axis_table(const Resampling& r, int64_t in, int64_t out) {
       }
       t.first.push_back(static_cast<size_t>(std::clamp(static_cast<int64_t>(index), int64_t{0}, in - 1)));
     } else {
-      const double clamped = std::clamp(c, 0.0, static_cast<double>(in - 1));
-      const auto first = static_cast<int64_t>(std::floor(clamped));
-      const double w = clamped - static_cast<double>(first);
-      t.first.push_back(static_cast<size_t>(first));
-      t.second.push_back(static_cast<size_t>(std::min(first + 1, in - 1)));
-      t.weight.push_back(static_cast<float>(w));
-      t.rest.push_back(static_cast<float>(1.0 - w));
+      const LinearPosition p = linear_position(c, in);
+      t.first.push_back(static_cast<size_t>(p.first));
+      t.second.push_back(static_cast<size_t>(p.second));
+      t.weight.push_back(static_cast<float>(p.weight));
+      t.rest.push_back(static_cast<float>(1.0 - p.weight));
     }
   }
   return t;

@@ -154,6 +154,8 @@ def crosscheck_case(case_dir, manifest, ops):
     extra = {}
     if "layouts" in inspect.signature(function).parameters:
         extra["layouts"] = [t.get("layout", "") for t in manifest.get("inputs", [])]
+    if "scales" in inspect.signature(function).parameters:  # the inputs' quantisation scales (0: none)
+        extra["scales"] = [float(t.get("scale", 0.0)) for t in manifest.get("inputs", [])]
     with np.errstate(all="ignore"):
         raw = function(inputs, params, manifest.get("outputs", []), **extra)
     results = []

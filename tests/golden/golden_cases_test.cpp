@@ -120,7 +120,7 @@ TEST_F(GoldenCases, ACaseWithoutALayoutWhereBackendsDifferIsRefusedNamingTheCase
   EXPECT_EQ(run.process.exit_code, 2) << run.process.out;
   EXPECT_THAT(run.process.err, HasSubstr((dir / "manifest.json").string()));
   EXPECT_THAT(run.process.err, HasSubstr("golden case f32__nhwc_basic__uniform__valid_p0: inputs[0] (in) has no "
-                                         "\"layout\", but Conv2D's spec declares NHWC on cpu, NCHW on opencl, vulkan"));
+                                         "\"layout\", but Conv2D's spec declares NHWC on cpu, dsp, NCHW on opencl, vulkan"));
 }
 
 // The bundled Atan case's expected values (fp64) scaled by 1 + 1e-4: about
