@@ -2,15 +2,17 @@
 // indices out. The order of codes is the order of the real values they
 // quantise (scale > 0), so the kernel compares codes and is exact.
 //
-// HVX code on the simulator through oprig_dsp.h, with the key walk of
-// common/dsp_reduce.hpp: each code becomes a unique key (code in the top
+// HVX code on the simulator through oprig_dsp.h, with the walk of
+// common/dsp_reduce.hpp: each code is ranked by a unique key (code in the top
 // byte, the index below it arranged so that the first, or with
 // select_last_index the last, of equal codes is greater), and the answer is
-// the greatest key. Along the last axis a line is a row: per 128 codes a
-// load, three vunpack and per word vector vasl, vxor, vmax, vadd; a
-// horizontal vmax/vror reduction per row. Along an inner axis 128
-// neighbouring lines are reduced lane-wise, one load per position along the
-// axis. Cycles: backends/dsp/cost_model.md ("ArgMax UINT_8").
+// the greatest key. Per 128 codes a load, one vshuff and three ALU
+// operations on halfwords (code << 8 | place in a superblock of 255
+// vectors), turned into word keys once per superblock. Along the last axis
+// a line is a row, ending in a horizontal vmax/vror reduction; along an
+// inner axis 128 neighbouring lines are reduced lane-wise, one load per
+// position along the axis. Cycles: backends/dsp/cost_model.md ("ArgMax
+// UINT_8").
 #include <algorithm>
 #include <cmath>
 #include <new>

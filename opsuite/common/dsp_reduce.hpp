@@ -4,29 +4,26 @@
 // Header-only HVX code through oprig_dsp.h: it compiles in the dsp library
 // only.
 //
-// Every code becomes a 32-bit key that orders the elements exactly as the ops
-// rank them, so that "the greatest key" is the answer with every tie already
-// broken: the top byte is the code (bitwise-not of it for the smallest
-// first), biased by 0x80 so that a signed word compare (vcmp.gt, vmax) orders
-// it; the low 24 bits are the index, arranged so that the preferred one of
-// equal codes is greater (0xFFFFFF - index: the first index wins; index + 1:
-// the last). Keys of one line are distinct and never INT32_MIN, which marks
-// "no element" (a masked lane, a key excluded by a bound). A key is made per
-// element by two instructions on the widened code (vasl by 24, vxor with a
-// per-lane base holding the bias and the index part); the base moves along
-// the line by a vadd of a splat.
+// Every code is ranked by a 32-bit key that orders the elements exactly as
+// the ops rank them, so that "the greatest key" is the answer with every tie
+// already broken: the top byte is the code (bitwise-not of it for the
+// smallest first), biased by 0x80 so that a signed word compare (vcmp.gt,
+// vmax) orders it; the low 24 bits are the index, arranged so that the
+// preferred one of equal codes is greater (0xFFFFFF - index: the first index
+// wins; index + 1: the last). Keys of one line are distinct and never
+// INT32_MIN, which marks "no element".
 //
-// Two walks over a line's elements:
+// Keys are not made per element: the walk (PlainWalk below) keeps per lane
+// the greatest halfword code << 8 | f, f the vector's place in a superblock
+// of 255, and turns the lanes into keys once per superblock. Two walks over
+// a line's elements:
 //  - rows (the axis is the last one: a line is contiguous): 128 elements per
-//    vector load, lane l of word vector j holding element 128 c + 32 j + l;
-//    the lane-wise maxima end in a horizontal reduction (vmax of the four
-//    word vectors, then vror by 64, 32, ..., 4 bytes with vmax), which leaves
-//    the line's greatest key in every lane;
+//    vector load; the lane-wise maxima end in a horizontal reduction (vmax of
+//    the four word vectors, then vror by 64, 32, ..., 4 bytes with vmax),
+//    which leaves the line's greatest key in every lane;
 //  - columns (an inner axis: the elements of a line lie `stride` bytes
 //    apart): the lanes are up to 128 neighbouring lines, one load per
 //    position along the axis, the lane-wise maxima are the answers.
-// A keyer turns (codes widened to words, base, word vector j) into keys;
-// it may exclude elements by returning `none` (TopK's bounds).
 #pragma once
 
 #include <algorithm>
@@ -80,11 +77,6 @@ struct alignas(OPRIG_DSP_VECTOR_BYTES) RowBases {
   }
 };
 
-// The plain key: the code in the top byte, XOR the base.
-inline HVX_Vector key_of(HVX_Vector code_words, HVX_Vector base) {
-  return Q6_V_vxor_VV(Q6_Vw_vasl_VwR(code_words, 24), base);
-}
-
 // The code and the index a key holds, per word.
 inline HVX_Vector code_of(HVX_Vector key, const Constants& c) {
   return Q6_V_vxor_VV(Q6_Vuw_vlsr_VuwR(key, 24), c.top_xor);
@@ -101,53 +93,8 @@ inline HVX_Vector horizontal_max(const HVX_Vector m[4]) {
   return v;
 }
 
-// The greatest key of a row of n >= 1 codes, in every lane. bases: the
-// vectors of RowBases; chunk_step: splat of 128 * rule.step(). Lanes past
-// the row's end in its last vector are masked to `none` (vsetq).
-template <class Keyer>
-inline HVX_Vector row_max(const uint8_t* row, size_t n, const HVX_Vector bases[4], HVX_Vector chunk_step,
-                          const Constants& c, const Keyer& keyer) {
-  HVX_Vector m[4] = {c.none, c.none, c.none, c.none};
-  HVX_Vector base[4] = {bases[0], bases[1], bases[2], bases[3]};
-  for (size_t i = 0; i < n; i += OPRIG_DSP_VECTOR_BYTES) {
-    const size_t valid = std::min<size_t>(n - i, OPRIG_DSP_VECTOR_BYTES);
-    HVX_Vector w[4];
-    oprig_dsp_widen_ub_w(oprig_dsp_load_bytes(row + i, valid), w);
-    for (size_t j = 0; j < 4 && 32 * j < valid; ++j) {
-      HVX_Vector key = keyer(w[j], base[j], j);
-      if (valid < 32 * (j + 1))
-        key = Q6_V_vmux_QVV(Q6_Q_vsetq_R(static_cast<int>(4 * (valid - 32 * j))), key, c.none);
-      m[j] = Q6_Vw_vmax_VwVw(m[j], key);
-      if (i + OPRIG_DSP_VECTOR_BYTES < n) base[j] = Q6_Vw_vadd_VwVw(base[j], chunk_step);
-    }
-  }
-  return horizontal_max(m);
-}
-
-// The greatest key of each of `width` (1..128) neighbouring lines of n codes,
-// line l's element j at p + j * stride + l: m[v] holds lines 32 v .. 32 v + 31
-// (lanes past width are unspecified). base: splat of rule.base(0); row_step:
-// splat of rule.step().
-template <class Keyer>
-inline void column_max(const uint8_t* p, size_t n, size_t stride, size_t width, HVX_Vector base, HVX_Vector row_step,
-                       const Constants& c, const Keyer& keyer, HVX_Vector m[4]) {
-  const size_t vectors = (width + 31) / 32;
-  for (size_t j = 0; j < 4; ++j) m[j] = c.none;
-  for (size_t r = 0; r < n; ++r) {
-    HVX_Vector w[4];
-    oprig_dsp_widen_ub_w(oprig_dsp_load_bytes(p + r * stride, width), w);
-    for (size_t j = 0; j < vectors; ++j) m[j] = Q6_Vw_vmax_VwVw(m[j], keyer(w[j], base, j));
-    if (r + 1 < n) base = Q6_Vw_vadd_VwVw(base, row_step);
-  }
-}
-
-// The plain keyer (ArgMax, TopK's first extraction).
-struct PlainKeys {
-  HVX_Vector operator()(HVX_Vector code_words, HVX_Vector base, size_t) const { return key_of(code_words, base); }
-};
-
-// ---- The greatest plain key, at the bandwidth of the loads ---------------------------------------
-// Without a bound, the word keys above are more work than needed: per 128
+// ---- The walk ------------------------------------------------------------------------------------
+// Per 128
 // codes one vshuff interleaves them with a "field" byte f into 64 + 64
 // halfwords (code << 8 | f) and two unsigned vmax keep each lane's best, so
 // a vector costs 1 load, 1 vshuff and 2-3 ALU operations (cost_model.md).
@@ -156,7 +103,7 @@ struct PlainKeys {
 // for the first-index rule, c + 1 for the last, so the preferred of equal
 // codes in one lane has the greater halfword and 0 means "no element". After
 // each superblock the lanes' halfwords become word keys (the same keys as
-// key_of: the code in the top byte, the element's index field below) and
+// above: the code in the top byte, the element's index field below) and
 // join a word maximum.
 constexpr size_t kSuperblock = 255;
 
@@ -228,7 +175,7 @@ struct NoBound {
   const HVX_Vector* operator()(size_t, HVX_Vector*) const { return nullptr; }
 };
 
-// row_max(..., PlainKeys{}) by the halfword walk. bases: RowBases' vectors.
+// The greatest key of a row of n >= 1 codes, in every lane. bases: RowBases' vectors.
 template <class Bound = NoBound>
 inline HVX_Vector row_max_plain(const uint8_t* row, size_t n, const HVX_Vector bases[4], const PlainWalk& walk,
                                 const Bound& bound = {}) {
@@ -247,7 +194,9 @@ inline HVX_Vector row_max_plain(const uint8_t* row, size_t n, const HVX_Vector b
   return horizontal_max(m);
 }
 
-// column_max(..., PlainKeys{}, m) by the halfword walk. base: splat of rule.base(0).
+// The greatest key of each of `width` (1..128) neighbouring lines of n codes,
+// line l's element j at p + j * stride + l: m[v] holds lines 32 v .. 32 v + 31
+// (lanes past width are unspecified). base: splat of rule.base(0).
 template <class Bound = NoBound>
 inline void column_max_plain(const uint8_t* p, size_t n, size_t stride, size_t width, HVX_Vector base,
                              const PlainWalk& walk, HVX_Vector m[4], const Bound& bound = {}) {

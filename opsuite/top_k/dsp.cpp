@@ -4,20 +4,20 @@
 // zero point), and the order of codes is the order of the real values, so
 // the kernel is exact.
 //
-// Repeated extraction with the keys of common/dsp_reduce.hpp: each code
-// becomes a unique key (the code, bitwise-not for the smallest, in the top
-// byte; 0xFFFFFF - index below it, so the lower index of equal codes ranks
-// higher, the spec's tie rule), and pass p takes the greatest key below the
-// key pass p - 1 found: the p-th of the line, in rank order (sorted). In
-// index order (sorted = false) k such passes find the k-th key T, then k
-// more take, among the keys >= T, the next index each time (a second key
-// per element: (0xFFFFFF - index) << 8 | code, biased). Why extraction: the
-// DSP has no compress or scatter (outside VTCM) to gather the winners of a
-// histogram or threshold pass in order, and each pass is a streaming max
-// at about 11 instructions per 32 elements that the scheduler packs 4 wide;
-// its cost is k passes over the line (k x n), which suits the small k the
-// suite's DSP models use (k = 1..10 on long lines); the spec's largest k
-// (3000 of 5000) takes 3000 passes, correct but slow (cost_model.md).
+// Repeated extraction with the keys and the walk of common/dsp_reduce.hpp:
+// each code is ranked by a unique key (the code, bitwise-not for the
+// smallest, in the top byte; 0xFFFFFF - index below it, so the lower index
+// of equal codes ranks higher, the spec's tie rule), and pass p takes the
+// greatest key below the key pass p - 1 found (a per-lane bound on the
+// walk's halfwords): the p-th of the line, in rank order (sorted). In index
+// order (sorted = false) the passes keep the k keys in a workspace and k
+// more passes over those k words take the next index each time. Why
+// extraction: the DSP has no compress or scatter (outside VTCM) to gather
+// the winners of a histogram or threshold pass in order, and each pass is a
+// streaming max at 3.5 cycles per 128 codes (near the load bandwidth); its
+// cost is k passes over the line (k x n), which suits the small k of DSP
+// models (1..64 on long lines); the suite's largest k (3000 of 5000) takes
+// 3000 passes, correct but slow (cost_model.md).
 // Along the last axis a pass walks one row (128 codes per load, a
 // horizontal vmax/vror reduction at the end); along an inner axis 128
 // neighbouring lines are walked together, lane-wise, each with its own
