@@ -1,6 +1,7 @@
 #include "cases/case.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <cctype>
 #include <cmath>
 #include <set>
@@ -394,11 +395,31 @@ std::vector<TypeCombo> OpCaseSpace::type_combos(const std::string& backend, cons
   size_t driving = 0;
   for (size_t i = 1; i < allowed.size(); ++i)
     if (allowed[i]->size() > allowed[driving]->size()) driving = i;
+  // A def that does not allow t takes the first of its types in t's family
+  // (a quantised activation with quantised weights and an integer bias, a
+  // float one with floats), else its first type: quantised activations with
+  // float weights are a combination no kernel takes.
+  const auto is_float = [](oprig_dtype d) {
+    return d == OPRIG_DTYPE_FLOAT_16 || d == OPRIG_DTYPE_FLOAT_32 || d == OPRIG_DTYPE_FLOAT_64;
+  };
+  const auto kin = [&](const std::vector<TypeChoice>& list, const TypeChoice& t) {
+    const auto first = [&](auto&& pred) {
+      const auto it = std::find_if(list.begin(), list.end(), pred);
+      return it == list.end() ? std::nullopt : std::optional<TypeChoice>(*it);
+    };
+    if (t.quantized)
+      if (auto q = first([](const TypeChoice& c) { return c.quantized; })) return *q;
+    if (!is_float(t.dtype))
+      if (auto i = first([&](const TypeChoice& c) { return !c.quantized && !is_float(c.dtype); })) return *i;
+    if (is_float(t.dtype))
+      if (auto f = first([&](const TypeChoice& c) { return is_float(c.dtype); })) return *f;
+    return list.front();
+  };
   for (const TypeChoice& t : *allowed[driving]) {
     TypeCombo combo;
     combo.primary = t;
     for (size_t i = 0; i < allowed.size(); ++i) {
-      const TypeChoice pick = contains(*allowed[i], t) ? t : allowed[i]->front();
+      const TypeChoice pick = contains(*allowed[i], t) ? t : kin(*allowed[i], t);
       (i < inputs.size() ? combo.inputs : combo.outputs).push_back(pick);
     }
     const bool duplicate = std::any_of(out.begin(), out.end(), [&](const TypeCombo& o) {
