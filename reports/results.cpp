@@ -452,6 +452,12 @@ void to_json(json& j, const PerfStats& p) {
            {"gbytes_per_s", number_to_json(p.gbytes_per_s)},
            {"launch_bound", p.launch_bound},
            {"launch_overhead_ns", number_to_json(p.launch_overhead_ns)}};
+  // Derived, not read back: the dsp's simulated cycles per output element,
+  // the figure its cost model speaks in (0 where nothing was simulated).
+  j["sim_cycles_per_element"] =
+      number_to_json(p.sim_cycles > 0 && p.elements > 0
+                         ? static_cast<double>(p.sim_cycles) / static_cast<double>(p.elements)
+                         : 0.0);
 }
 
 void to_json(json& j, const TensorRecord& t) {

@@ -400,6 +400,7 @@ BenchRun run_benchmarks(const Suite& suite, const Selection& selection, const Be
       counter("device_timer", !fp->host_clock ? 1 : 0);
       counter("host_wall_ns", wall_ns / n);  // launch and wait included
       counter("sim_cycles", cycles / n);     // dsp: simulated, beside the host time
+      if (k.elements > 0) counter("sim_cycles_per_elem", cycles / n / static_cast<double>(k.elements));
       counter("create_ns", k.create_ns);
       counter("prepare_ns", k.prepare_ns);
       counter("h2d_ns", k.h2d_ns);

@@ -3,7 +3,10 @@
 // rule, the kernel's output codes must equal the integer reference's exactly
 // (0 LSB), and the integer reference must stay within 1 LSB of the fp64
 // reference's codes (more is a reference bug: INVALID_SPEC, never the
-// kernel's failure). Applies only where the fp64 reference is the oracle.
+// kernel's failure). Applies where the fp64 reference is the oracle, and
+// where another backend is (--reference-backend cpu: the kernel is then held
+// to the integer rule at 0 LSB besides the plan's tolerance against that
+// backend; no fp64 cross-check).
 #pragma once
 
 #include <cstddef>
@@ -27,7 +30,7 @@ struct IntegerJudgement {
 
 // nullopt: the case has no integer oracle (no rule in the plan, no integer
 // reference for the op, another oracle, or a type the rule does not cover).
-// `fp64` are the fp64 reference's outputs (codes), `got` the kernel's bytes.
+// `fp64` are the oracle's outputs (codes), `got` the kernel's bytes.
 std::optional<IntegerJudgement> judge_integer_reference(const Case& c, const OpContext& op,
                                                         const std::vector<TensorData>& inputs,
                                                         const std::vector<Expected>& fp64,

@@ -21,6 +21,7 @@
 #include <cstring>
 #include <new>
 
+#include "common/dsp_quant_arith.hpp"
 #include "node.hpp"
 #include "oprig/oprig_dsp.h"
 
@@ -265,53 +266,15 @@ void run_cast(const oprig_kernel& k, const oprig_tensor* in, uint8_t* y) {
   }
 }
 
-// x * M (quant.hpp): a left shift, SaturatingRoundingDoublingHighMul by the
-// multiplier, RoundingDivideByPOT; its vectors made once per execute.
-oprig_dsp_quantized_multiplier vector_multiplier(const quant::Multiplier& mul) {
-  return oprig_dsp_make_quantized_multiplier(mul.m, mul.left > 0 ? mul.left : -mul.right);
-}
-
 void run_quant_arithmetic(const oprig_kernel& k, const oprig_tensor* in, uint8_t* y) {
   const Node& n = k.node;
-  const quant::ArithmeticParams& p = n.arithmetic;
   const bool is_signed = n.in_dtype == OPRIG_DTYPE_INT_8;
   const Source a = source(in[0], k.a_repeats, n.count, 1);
   const Source b = source(in[1], k.b_repeats, n.count, 1);
-  const HVX_Vector in1_offset = Q6_V_vsplat_R(p.in1_offset), in2_offset = Q6_V_vsplat_R(p.in2_offset);
-  const HVX_Vector out_offset = Q6_V_vsplat_R(p.out_offset);
-  const HVX_Vector lo = Q6_V_vsplat_R(p.range.lo), hi = Q6_V_vsplat_R(p.range.hi), zero = Q6_V_vzero();
-  const bool mul = n.operation == kMul;
-  const oprig_dsp_quantized_multiplier out = vector_multiplier(p.out);
-  const oprig_dsp_quantized_multiplier in1 = mul ? out : vector_multiplier(p.in1);
-  const oprig_dsp_quantized_multiplier in2 = mul ? out : vector_multiplier(p.in2);
-  for (size_t first = 0; first < n.count; first += kVector) {
-    HVX_Vector wa[4], wb[4], r[4];
-    const HVX_Vector va = a.at(first), vb = b.at(first);
-    if (is_signed) {
-      oprig_dsp_widen_b_w(va, wa);
-      oprig_dsp_widen_b_w(vb, wb);
-    } else {
-      oprig_dsp_widen_ub_w(va, wa);
-      oprig_dsp_widen_ub_w(vb, wb);
-    }
-    for (size_t part = 0; part < 4; ++part) {
-      if (first + part * kLanes32 >= n.count) {
-        r[part] = zero;
-        continue;
-      }
-      const HVX_Vector x = Q6_Vw_vadd_VwVw(wa[part], in1_offset), z = Q6_Vw_vadd_VwVw(wb[part], in2_offset);
-      HVX_Vector raw;
-      if (mul) {
-        raw = oprig_dsp_apply_quantized_multiplier_w(oprig_dsp_mul_lo_w(x, z), &out);
-      } else {
-        const HVX_Vector sx = oprig_dsp_apply_quantized_multiplier_w(Q6_Vw_vasl_VwR(x, quant::kAddLeftShift), &in1);
-        const HVX_Vector sz = oprig_dsp_apply_quantized_multiplier_w(Q6_Vw_vasl_VwR(z, quant::kAddLeftShift), &in2);
-        raw = oprig_dsp_apply_quantized_multiplier_w(Q6_Vw_vadd_VwVw(sx, sz), &out);
-      }
-      r[part] = Q6_Vw_vmin_VwVw(Q6_Vw_vmax_VwVw(Q6_Vw_vadd_VwVw(raw, out_offset), lo), hi);
-    }
-    oprig_dsp_store_bytes(y + first, n.count - first, narrow_to_bytes(r, is_signed));
-  }
+  const opsuite::DspQuantArith arith = opsuite::make_dsp_quant_arith(n.arithmetic, n.operation == kMul, is_signed);
+  for (size_t first = 0; first < n.count; first += kVector)
+    oprig_dsp_store_bytes(y + first, n.count - first,
+                          opsuite::dsp_quant_arith_codes(arith, a.at(first), b.at(first), n.count - first));
 }
 
 oprig_status create(const oprig_backend_context* ctx, const char* op_name, const oprig_param* params,

@@ -1,20 +1,52 @@
-// ElementwiseBinary on the dsp backend: INT_32 ADD, SUB (wrap-around), MUL
-// (the low 32 bits of the product), MAX and MIN, as HVX code on the
-// simulator through oprig_dsp.h, 32 lanes per 128-byte vector. Broadcasting where one row covers
-// the output (equal shapes, or one side repeating a single value, which is
-// loaded once and splatted); other broadcasts, DIV and POW (no vector divide
-// on HVX) and the quantised UINT_8 of the spec's DSP list are UNSUPPORTED.
+// ElementwiseBinary on the dsp backend: every operation, fused activation,
+// integer_division and broadcast the spec declares for DSP (INT_32 and
+// UINT_8), as HVX code on the simulator through oprig_dsp.h.
+//
+// Broadcasting: the broadcast plan (common/broadcast.hpp) merges the shapes
+// into rows of one inner dimension in which each input steps by 1 (streamed
+// vector by vector) or 0 (its one value loaded into a scalar register and
+// splatted); an outer loop runs one row program per row, the output rows
+// being contiguous. Partial vectors are stored with masked stores.
+//
+// INT_32 (32 lanes per vector): ADD, SUB (wrap-around), MUL (low 32 bits:
+// vmpyieo + vmpyie), MAX, MIN in one or two instructions. DIV has no vector
+// divide on HVX: restoring long division of |a| by |b|, 32 steps of 6
+// instructions (shift a bit of the dividend into the remainder, compare,
+// conditional subtract, the quotient bit into the freed bit), then the sign, and for integer_division FLOOR one less
+// where the signs differ and the remainder is not 0; x / 0 gives 0. POW: repeated squaring
+// over the 31 exponent bits (two low-32-bit multiplies and a select a bit);
+// a negative exponent gives the truncated 1 / base^-e (1, +-1 or 0).
 // A fused activation clamps with vmax / vmin against splatted bounds.
-// Cost: per output vector one load per non-repeating input, one vadd / vsub /
-// vmax / vmin (VA) or, for MUL, vmpyieo + vmpyie (VX + VX_DV), one or two VA
-// for the activation and one store, plus the program overhead
-// (backends/dsp/cost_model.md).
+//
+// UINT_8 (128 codes per vector):
+// - ADD, SUB, MUL: NNAPI's quantised arithmetic (quant.hpp), the vector code
+//   shared with org.oprig.builtins (common/dsp_quant_arith.hpp).
+// - MAX, MIN: each input requantised to the output's codes through a
+//   256-entry table built at prepare in fp64 (common/dsp_requantize.hpp's
+//   CodeTable, vlut32), then the larger / smaller code, clamped to the
+//   activation's bounds quantised the same way. Quantising is monotonic, so
+//   the code of the max is the max of the codes: exact (0 LSB).
+// - DIV, POW: the result depends only on the two codes, so prepare() builds a
+//   65536-entry table of output codes in fp64 (the reference's own rule:
+//   dequantise, divide or pow, activation, round half away from zero, clamp;
+//   NaN gives the zero point). The program gathers from it with the
+//   scalar unit: the indices a << 8 | b formed in vector code, two extracted
+//   at a time (vextract), each entry's line loaded (vmem), rotated (vror) and
+//   shifted into the result (valign).
+// Costs per element: backends/dsp/cost_model.md, "ElementwiseBinary".
 #include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <limits>
 #include <new>
+#include <optional>
+#include <vector>
 
 #include "common/broadcast.hpp"
+#include "common/dsp_quant_arith.hpp"
+#include "common/dsp_requantize.hpp"
 #include "common/kernel.hpp"
+#include "common/quant.hpp"
 #include "oprig/oprig_dsp.h"
 
 namespace oprig::opsuite {
@@ -24,14 +56,22 @@ extern const KernelOps oprig_elementwise_binary__dsp;
 namespace {
 
 enum Op { kAdd, kSub, kMul, kDiv, kMax, kMin, kPow };
+constexpr size_t kVector = OPRIG_DSP_VECTOR_BYTES;
+constexpr size_t kLanes32 = kVector / 4;
+constexpr size_t kTableEntries = 256 * 256;
 
 struct BinaryDsp : KernelBase {
   const oprig_backend_context* ctx = nullptr;
   int op = kAdd;
   int act = 0;  // fused_activation: NONE, RELU, RELU1, RELU6
+  bool floor_division = false;
   bool prepared = false;
-  size_t count = 0;
-  bool a_repeats = false, b_repeats = false;  // the input is one value for the whole output
+  bool quantised = false;  // UINT_8
+  BroadcastPlan plan;
+  quant::ArithmeticParams arith;                  // UINT_8 ADD, SUB, MUL
+  dsp::CodeTable to_out_a, to_out_b;                   // UINT_8 MAX, MIN: input code -> output code
+  uint8_t lo = 0, hi = 255;                       // UINT_8 MAX, MIN: the activation's bounds in codes
+  std::vector<uint8_t> table;  // UINT_8 DIV, POW: the output code of (a << 8 | b)
 };
 
 oprig_status create(const oprig_backend_context* ctx, const oprig_param* params, size_t num_params,
@@ -45,15 +85,66 @@ oprig_status create(const oprig_backend_context* ctx, const oprig_param* params,
   const std::optional<int> act = enum_param(params, num_params, "fused_activation", {"NONE", "RELU", "RELU1", "RELU6"});
   if (act && *act < 0) return OPRIG_STATUS_INVALID_ARGUMENT;
   const std::optional<int> division = enum_param(params, num_params, "integer_division", {"TRUNCATE", "FLOOR"});
-  if (division && *division < 0) return OPRIG_STATUS_INVALID_ARGUMENT;  // DIV itself is UNSUPPORTED here
+  if (division && *division < 0) return OPRIG_STATUS_INVALID_ARGUMENT;
   auto* k = new (std::nothrow) BinaryDsp;
   if (k == nullptr) return OPRIG_STATUS_OUT_OF_MEMORY;
   k->ops = &oprig_elementwise_binary__dsp;
   k->ctx = ctx;
   k->op = *op;
   k->act = act.value_or(0);
+  k->floor_division = division.value_or(0) == 1;
   *out_kernel = to_handle(k);
   return OPRIG_STATUS_OK;
+}
+
+double activate(int act, double r) {
+  const auto clamp = [r](double lo, double hi) {
+    const double low = r < lo ? lo : r;
+    return hi < low ? hi : low;
+  };
+  switch (act) {
+    case 1: return clamp(0.0, std::numeric_limits<double>::infinity());
+    case 2: return clamp(-1.0, 1.0);
+    case 3: return clamp(0.0, 6.0);
+    default: return r;
+  }
+}
+
+// DIV and POW of every pair of codes, in fp64 as the reference computes them.
+void build_table(BinaryDsp& k, const oprig_tensor& a, const oprig_tensor& b, const oprig_tensor& y) {
+  k.table.assign(kTableEntries, 0);
+  for (int qa = 0; qa < 256; ++qa)
+    for (int qb = 0; qb < 256; ++qb) {
+      const double ra = static_cast<double>(a.scale) * (qa - a.zero_point);
+      const double rb = static_cast<double>(b.scale) * (qb - b.zero_point);
+      const double r = activate(k.act, k.op == kDiv ? ra / rb : std::pow(ra, rb));
+      double code = y.zero_point;
+      if (!std::isnan(r)) code = std::clamp(std::round(r / static_cast<double>(y.scale)) + y.zero_point, 0.0, 255.0);
+      k.table[static_cast<size_t>(qa) << 8 | static_cast<size_t>(qb)] = static_cast<uint8_t>(code);
+    }
+}
+
+// UINT_8 parameters; false when the scales are outside what the rule handles.
+bool prepare_quantised(BinaryDsp& k, const oprig_tensor& a, const oprig_tensor& b, const oprig_tensor& y) {
+  if (!(a.scale > 0 && b.scale > 0 && y.scale > 0)) return false;
+  switch (k.op) {
+    case kAdd:
+    case kSub:
+    case kMul:
+      return quant::arithmetic_params(static_cast<uint32_t>(k.op), a.scale, a.zero_point, b.scale, b.zero_point,
+                                      y.scale, y.zero_point, static_cast<uint32_t>(k.act), false, &k.arith);
+    case kMax:
+    case kMin: {
+      k.to_out_a.build_requantize(a.scale, a.zero_point, y.scale, y.zero_point);
+      k.to_out_b.build_requantize(b.scale, b.zero_point, y.scale, y.zero_point);
+      const double low = activate(k.act, -std::numeric_limits<double>::infinity());
+      const double high = activate(k.act, std::numeric_limits<double>::infinity());
+      k.lo = std::isfinite(low) ? dsp::quantize_u8(low, y.scale, y.zero_point) : 0;
+      k.hi = std::isfinite(high) ? dsp::quantize_u8(high, y.scale, y.zero_point) : 255;
+      return true;
+    }
+    default: build_table(k, a, b, y); return true;
+  }
 }
 
 oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t num_inputs, oprig_tensor* outputs,
@@ -62,57 +153,208 @@ oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
     return OPRIG_STATUS_INVALID_ARGUMENT;
   auto* k = from_handle<BinaryDsp>(handle);
   k->prepared = false;
-  if (inputs[0].dtype != OPRIG_DTYPE_INT_32 || inputs[0].scale != 0) return OPRIG_STATUS_UNSUPPORTED;
-  if (inputs[1].dtype != OPRIG_DTYPE_INT_32 || outputs[0].dtype != OPRIG_DTYPE_INT_32)
-    return OPRIG_STATUS_INVALID_ARGUMENT;
-  if (inputs[1].scale != 0 || outputs[0].scale != 0) return OPRIG_STATUS_UNSUPPORTED;
-  if (k->op == kDiv || k->op == kPow) return OPRIG_STATUS_UNSUPPORTED;
-  BroadcastPlan plan;
-  if (!plan_broadcast(inputs[0], inputs[1], &plan)) return OPRIG_STATUS_INVALID_ARGUMENT;
-  if (plan.merged != 1 && plan.count != 0) return OPRIG_STATUS_UNSUPPORTED;  // not one row: a strided broadcast
-  k->count = plan.count;
-  k->a_repeats = plan.a_step() == 0 && plan.count > 1;
-  k->b_repeats = plan.b_step() == 0 && plan.count > 1;
-  outputs[0].rank = plan.rank;
-  std::copy(plan.out_dims, plan.out_dims + OPRIG_MAX_RANK, outputs[0].dims);
+  const uint32_t dtype = inputs[0].dtype;
+  if (dtype != OPRIG_DTYPE_INT_32 && dtype != OPRIG_DTYPE_UINT_8) return OPRIG_STATUS_UNSUPPORTED;
+  if (inputs[1].dtype != dtype || outputs[0].dtype != dtype) return OPRIG_STATUS_INVALID_ARGUMENT;
+  k->quantised = dtype == OPRIG_DTYPE_UINT_8;
+  const bool scaled = inputs[0].scale != 0 || inputs[1].scale != 0 || outputs[0].scale != 0;
+  if (scaled != k->quantised) return OPRIG_STATUS_UNSUPPORTED;  // INT_32 codes, or UINT_8 without a scale
+  if (!plan_broadcast(inputs[0], inputs[1], &k->plan)) return OPRIG_STATUS_INVALID_ARGUMENT;
+  if (k->quantised && !prepare_quantised(*k, inputs[0], inputs[1], outputs[0])) return OPRIG_STATUS_UNSUPPORTED;
+  outputs[0].rank = k->plan.rank;
+  std::copy(k->plan.out_dims, k->plan.out_dims + OPRIG_MAX_RANK, outputs[0].dims);
   k->prepared = true;
   return OPRIG_STATUS_OK;
 }
 
-HVX_Vector apply(int op, HVX_Vector a, HVX_Vector b) {
-  switch (op) {
+// The vectors a program uses, splatted once per execute.
+struct Constants {
+  HVX_Vector zero, one, minus_one, lo, hi;
+};
+
+// One input in a row: streamed from base, or one value splatted.
+struct RowInput {
+  const uint8_t* base;
+  bool repeats;
+  HVX_Vector splat;
+  HVX_Vector at(size_t offset, size_t bytes) const {
+    return repeats ? splat : oprig_dsp_load_bytes(base + offset, bytes - offset);
+  }
+};
+
+RowInput row_input(const uint8_t* base, bool repeats, size_t element) {
+  RowInput in{base, repeats, HVX_Vector{}};
+  if (repeats) {  // a scalar load, then a splat
+    if (element == 4) {
+      int32_t value = 0;
+      std::memcpy(&value, base, sizeof value);
+      in.splat = Q6_V_vsplat_R(value);
+    } else {
+      in.splat = Q6_Vb_vsplat_R(base[0]);
+    }
+  }
+  return in;
+}
+
+// Truncating (or flooring) a / b per word by restoring long division.
+HVX_Vector divide_w(HVX_Vector a, HVX_Vector b, bool floor_division, const Constants& c) {
+  // The dividend's bits leave n at the top as the quotient's bits enter at
+  // the bottom: after 32 steps n is the quotient. Doubling with vadd keeps
+  // the shifter (one per cycle) for the two shifts a step needs.
+  HVX_Vector n = Q6_Vw_vabs_Vw(a);  // INT32_MIN stays 2^31 as an unsigned word
+  const HVX_Vector d = Q6_Vw_vabs_Vw(b);
+  HVX_Vector r = c.zero;
+  for (int step = 0; step < 32; ++step) {
+    r = Q6_Vw_vaslacc_VwVwR(Q6_Vuw_vlsr_VuwR(n, 31), r, 1);  // (r << 1) | next bit of n; r < 2^32
+    n = Q6_Vw_vadd_VwVw(n, n);
+    const HVX_VectorPred below = Q6_Q_vcmp_gt_VuwVuw(d, r);
+    r = Q6_Vw_condnac_QnVwVw(below, r, d);
+    n = Q6_Vw_condacc_QnVwVw(below, n, c.one);
+  }
+  HVX_Vector q = n;
+  const HVX_VectorPred negative = Q6_Q_vcmp_gt_VwVw(c.zero, Q6_V_vxor_VV(a, b));
+  q = Q6_V_vmux_QVV(negative, Q6_Vw_vsub_VwVw(c.zero, q), q);  // INT32_MIN / -1 wraps
+  if (floor_division) {
+    const HVX_Vector inexact = Q6_V_vmux_QVV(Q6_Q_vcmp_eq_VwVw(r, c.zero), c.zero, c.one);
+    q = Q6_Vw_vsub_VwVw(q, Q6_V_vmux_QVV(negative, inexact, c.zero));
+  }
+  // x / 0 is outside the spec; 0 as the cpu kernel and NNAPI's reference give.
+  return Q6_V_vmux_QVV(Q6_Q_vcmp_eq_VwVw(b, c.zero), c.zero, q);
+}
+
+// base^e per word by repeated squaring (wrapping like int32 multiplies).
+HVX_Vector power_w(HVX_Vector base, HVX_Vector e, const Constants& c) {
+  HVX_Vector result = c.one, square = base, rest = e;
+  for (int bit = 0; bit < 31; ++bit) {
+    const HVX_VectorPred odd = Q6_Q_vcmp_eq_VwVw(Q6_V_vand_VV(rest, c.one), c.one);
+    result = Q6_V_vmux_QVV(odd, oprig_dsp_mul_lo_w(result, square), result);
+    if (bit == 30) break;
+    square = oprig_dsp_mul_lo_w(square, square);
+    rest = Q6_Vuw_vlsr_VuwR(rest, 1);
+  }
+  // e < 0: the truncated 1 / base^-e: 1 for base 1, -1 or 1 for base -1, else 0.
+  const HVX_VectorPred odd_e = Q6_Q_vcmp_eq_VwVw(Q6_V_vand_VV(e, c.one), c.one);
+  const HVX_Vector of_minus_one = Q6_V_vmux_QVV(odd_e, c.minus_one, c.one);
+  const HVX_Vector small = Q6_V_vmux_QVV(Q6_Q_vcmp_eq_VwVw(base, c.one), c.one,
+                                         Q6_V_vmux_QVV(Q6_Q_vcmp_eq_VwVw(base, c.minus_one), of_minus_one, c.zero));
+  return Q6_V_vmux_QVV(Q6_Q_vcmp_gt_VwVw(c.zero, e), small, result);
+}
+
+HVX_Vector apply_w(const BinaryDsp& k, HVX_Vector a, HVX_Vector b, const Constants& c) {
+  switch (k.op) {
     case kAdd: return Q6_Vw_vadd_VwVw(a, b);
     case kSub: return Q6_Vw_vsub_VwVw(a, b);
     case kMul: return oprig_dsp_mul_lo_w(a, b);
+    case kDiv: return divide_w(a, b, k.floor_division, c);
     case kMax: return Q6_Vw_vmax_VwVw(a, b);
-    default: return Q6_Vw_vmin_VwVw(a, b);
+    case kMin: return Q6_Vw_vmin_VwVw(a, b);
+    default: return power_w(a, b, c);
   }
 }
 
-// An input as the program sees it: streamed vector by vector, or one value
-// splatted once (a scalar load into a register, then vsplat).
-HVX_Vector operand(const uint8_t* base, bool repeats, size_t offset, size_t bytes, HVX_Vector splat) {
-  return repeats ? splat : oprig_dsp_load_bytes(base + offset, bytes - offset);
-}
-
-HVX_Vector splat_first_word(const uint8_t* base) {
-  int32_t value = 0;
-  std::memcpy(&value, base, sizeof value);
-  return Q6_V_vsplat_R(value);
-}
-
-void run_program(const BinaryDsp& k, const uint8_t* a, const uint8_t* b, uint8_t* y) {
-  const size_t bytes = k.count * sizeof(int32_t);
-  // Only the vectors the program uses are made (each is an instruction).
-  const HVX_Vector splat_a = k.a_repeats ? splat_first_word(a) : HVX_Vector{};
-  const HVX_Vector splat_b = k.b_repeats ? splat_first_word(b) : HVX_Vector{};
-  const HVX_Vector lo = k.act != 0 ? Q6_V_vsplat_R(k.act == 2 ? -1 : 0) : HVX_Vector{};
-  const HVX_Vector hi = k.act >= 2 ? Q6_V_vsplat_R(k.act == 2 ? 1 : 6) : HVX_Vector{};
-  for (size_t offset = 0; offset < bytes; offset += OPRIG_DSP_VECTOR_BYTES) {
-    HVX_Vector r = apply(k.op, operand(a, k.a_repeats, offset, bytes, splat_a), operand(b, k.b_repeats, offset, bytes, splat_b));
-    if (k.act != 0) r = Q6_Vw_vmax_VwVw(r, lo);
-    if (k.act >= 2) r = Q6_Vw_vmin_VwVw(r, hi);
+void int32_row(const BinaryDsp& k, const RowInput& a, const RowInput& b, uint8_t* y, size_t count,
+               const Constants& c) {
+  const size_t bytes = count * sizeof(int32_t);
+  for (size_t offset = 0; offset < bytes; offset += kVector) {
+    HVX_Vector r = apply_w(k, a.at(offset, bytes), b.at(offset, bytes), c);
+    if (k.act != 0) r = Q6_Vw_vmax_VwVw(r, c.lo);
+    if (k.act >= 2) r = Q6_Vw_vmin_VwVw(r, c.hi);
     oprig_dsp_store_bytes(y + offset, bytes - offset, r);
+  }
+}
+
+// UINT_8 MAX / MIN: both inputs' codes requantised by table, compared, clamped.
+struct MinMaxProgram {
+  dsp::CodeLookup to_out_a, to_out_b;
+  HVX_Vector lo, hi;
+};
+
+HVX_Vector minmax_codes(const BinaryDsp& k, const MinMaxProgram& p, HVX_Vector va, HVX_Vector vb) {
+  const HVX_Vector x = p.to_out_a(va), z = p.to_out_b(vb);
+  HVX_Vector r = k.op == kMax ? Q6_Vub_vmax_VubVub(x, z) : Q6_Vub_vmin_VubVub(x, z);
+  if (k.lo != 0) r = Q6_Vub_vmax_VubVub(r, p.lo);
+  if (k.hi != 255) r = Q6_Vub_vmin_VubVub(r, p.hi);
+  return r;
+}
+
+// table[a << 8 | b] for the first `valid` codes: the indices formed as
+// halfwords in vector code (one byte interleave), two taken to the scalar
+// unit at a time (vextract); each entry's line loaded aligned, rotated to
+// byte 0 (vror) and shifted into the result (valign).
+HVX_Vector table_codes(const BinaryDsp& k, HVX_Vector va, HVX_Vector vb, size_t valid, HVX_Vector zero) {
+  const HVX_VectorPair pairs = Q6_W_vshuff_VVR(va, vb, -1);  // halfword i = b[i] | a[i] << 8
+  const size_t n = std::min(valid, kVector);
+  HVX_Vector r = zero;
+  const auto shift_in = [&](uint32_t index) {
+    const uint8_t* entry = k.table.data() + index;
+    const auto line_offset = static_cast<int32_t>(reinterpret_cast<uintptr_t>(entry) & (kVector - 1));
+    r = Q6_V_valign_VVR(Q6_V_vror_VR(oprig_vmem_load(entry), line_offset), r, 1);
+  };
+  for (size_t i = 0; i < n; i += 2) {
+    const HVX_Vector half = i < kVector / 2 ? Q6_V_lo_W(pairs) : Q6_V_hi_W(pairs);
+    const auto two = static_cast<uint32_t>(Q6_R_vextract_VR(half, static_cast<int32_t>(2 * (i % (kVector / 2)))));
+    shift_in(two & 0xffffu);
+    if (i + 1 < n) shift_in(two >> 16);
+  }
+  // Entry i is at byte 128 - n + i: move the n entries down to byte 0.
+  return n == kVector ? r : Q6_V_valign_VVR(zero, r, static_cast<int32_t>(kVector - n));
+}
+
+void uint8_rows(const BinaryDsp& k, const uint8_t* a, const uint8_t* b, uint8_t* y) {
+  const BroadcastPlan& p = k.plan;
+  const size_t inner = p.inner();
+  const bool a_repeats = p.a_step() == 0, b_repeats = p.b_step() == 0;
+  const bool arithmetic = k.op == kAdd || k.op == kSub || k.op == kMul;
+  const bool tabled = k.op == kDiv || k.op == kPow;
+  DspQuantArith arith{};
+  std::optional<MinMaxProgram> minmax;
+  HVX_Vector zero{};
+  if (arithmetic) {
+    arith = make_dsp_quant_arith(k.arith, k.op == kMul, false);
+  } else if (tabled) {
+    oprig_dsp_map(k.table.data(), k.table.size(), "the DIV/POW code table");
+    zero = Q6_V_vzero();
+  } else {
+    minmax.emplace(MinMaxProgram{dsp::CodeLookup(k.to_out_a), dsp::CodeLookup(k.to_out_b),
+                                 k.lo != 0 ? Q6_Vb_vsplat_R(k.lo) : HVX_Vector{},
+                                 k.hi != 255 ? Q6_Vb_vsplat_R(k.hi) : HVX_Vector{}});
+  }
+  for (size_t row = 0; row < p.rows(); ++row) {
+    size_t ao = 0, bo = 0;
+    if (p.merged > 0) p.row_offsets(row, &ao, &bo);
+    const RowInput ra = row_input(a + ao, a_repeats, 1), rb = row_input(b + bo, b_repeats, 1);
+    uint8_t* out = y + row * inner;
+    for (size_t first = 0; first < inner; first += kVector) {
+      const HVX_Vector va = ra.at(first, inner), vb = rb.at(first, inner);
+      const size_t valid = inner - first;
+      HVX_Vector r;
+      if (arithmetic)
+        r = dsp_quant_arith_codes(arith, va, vb, valid);
+      else if (tabled)
+        r = table_codes(k, va, vb, valid, zero);
+      else
+        r = minmax_codes(k, *minmax, va, vb);
+      oprig_dsp_store_bytes(out + first, valid, r);
+    }
+  }
+}
+
+void int32_rows(const BinaryDsp& k, const uint8_t* a, const uint8_t* b, uint8_t* y) {
+  const BroadcastPlan& p = k.plan;
+  const size_t inner = p.inner();
+  const bool a_repeats = p.a_step() == 0, b_repeats = p.b_step() == 0;
+  const bool divides = k.op == kDiv || k.op == kPow;
+  Constants c{};
+  if (divides || k.act != 0) c.zero = Q6_V_vzero();
+  if (divides) c.one = Q6_V_vsplat_R(1);
+  if (k.op == kPow) c.minus_one = Q6_V_vsplat_R(-1);
+  if (k.act != 0) c.lo = Q6_V_vsplat_R(k.act == 2 ? -1 : 0);
+  if (k.act >= 2) c.hi = Q6_V_vsplat_R(k.act == 2 ? 1 : 6);
+  for (size_t row = 0; row < p.rows(); ++row) {
+    size_t ao = 0, bo = 0;
+    if (p.merged > 0) p.row_offsets(row, &ao, &bo);
+    const RowInput ra = row_input(a + ao * 4, a_repeats, 4), rb = row_input(b + bo * 4, b_repeats, 4);
+    int32_row(k, ra, rb, y + row * inner * 4, inner, c);
   }
 }
 
@@ -123,12 +365,17 @@ oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   if (!k->prepared || num_inputs != 2 || num_outputs != 1 || inputs == nullptr || outputs == nullptr ||
       info == nullptr)
     return OPRIG_STATUS_INVALID_ARGUMENT;
-  if (k->count == 0) return OPRIG_STATUS_OK;
+  if (k->plan.count == 0) return OPRIG_STATUS_OK;
   if (inputs[0].data == nullptr || inputs[1].data == nullptr || outputs[0].data == nullptr)
     return OPRIG_STATUS_INVALID_ARGUMENT;
   if (const oprig_status s = oprig_dsp_begin(k->ctx); s != OPRIG_STATUS_OK) return s;
-  run_program(*k, static_cast<const uint8_t*>(inputs[0].data), static_cast<const uint8_t*>(inputs[1].data),
-              static_cast<uint8_t*>(outputs[0].data));
+  const auto* a = static_cast<const uint8_t*>(inputs[0].data);
+  const auto* b = static_cast<const uint8_t*>(inputs[1].data);
+  auto* y = static_cast<uint8_t*>(outputs[0].data);
+  if (k->quantised)
+    uint8_rows(*k, a, b, y);
+  else
+    int32_rows(*k, a, b, y);
   return oprig_dsp_end(info);
 }
 
@@ -136,7 +383,8 @@ void destroy(oprig_kernel* handle) { delete from_handle<BinaryDsp>(handle); }
 
 oprig_status cost(const oprig_kernel* handle, oprig_cost* out) {
   const auto* k = from_handle<const BinaryDsp>(handle);
-  *out = {k->count, 8 * k->count, 4 * k->count};
+  const uint64_t n = k->plan.count, width = k->quantised ? 1 : 4;
+  *out = {n, 2 * width * n, width * n};
   return OPRIG_STATUS_OK;
 }
 

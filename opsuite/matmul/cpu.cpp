@@ -23,6 +23,7 @@
 
 #include "common/kernel.hpp"
 #include "core/half.hpp"
+#include "matmul/cpu_quantized.hpp"
 #include "matmul/gemm_blocked.hpp"
 #include "matmul/gemm_microkernels.hpp"
 #include "matmul/product.hpp"
@@ -62,6 +63,8 @@ struct MatMulCpuKernel : KernelBase {
   size_t pack_a_floats = 0, pack_b_floats = 0;  // per slot
   AlignedFloats workspace;                    // slots x (packed A + packed B)
   AlignedFloats wide_a, wide_b, wide_c;       // FLOAT_16: fp32 copies
+  bool quantized = false;                     // UINT_8 / INT_8: the integer path (cpu_quantized.hpp)
+  matmul::QuantizedProduct quantized_product;
 };
 
 // ---- shapes ---------------------------------------------------------------------
@@ -250,7 +253,14 @@ oprig_status create(const oprig_backend_context* ctx, const oprig_param* params,
 oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t num_inputs, oprig_tensor* outputs,
                      size_t num_outputs) {
   auto& k = *from_handle<MatMulCpuKernel>(handle);
+  k.quantized = false;
   const oprig_status planned = plan_shapes(k, inputs, num_inputs, outputs, num_outputs);
+  if (planned == OPRIG_STATUS_UNSUPPORTED) {
+    const oprig_status q = matmul::plan_quantized_product(inputs, num_inputs, outputs, num_outputs, k.transpose_a,
+                                                          k.transpose_b, &k.quantized_product);
+    k.quantized = q == OPRIG_STATUS_OK;
+    return q;
+  }
   if (planned != OPRIG_STATUS_OK) return planned;
   k.isa = static_cast<oprig_cpu_isa>(k.ctx->cpu_isa);
   plan_blocks(k);
@@ -280,6 +290,17 @@ oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
                      size_t num_outputs, oprig_execute_info*) {
   if (num_inputs != 2 || num_outputs != 1) return OPRIG_STATUS_INVALID_ARGUMENT;
   auto& k = *from_handle<MatMulCpuKernel>(handle);
+  if (k.quantized) {
+    const matmul::QuantizedProduct& q = k.quantized_product;
+    const auto* w = static_cast<const int8_t*>(inputs[1].data);
+    if (q.signed_a())
+      matmul::run_quantized_cpu(q, k.transpose_a, k.transpose_b, static_cast<const int8_t*>(inputs[0].data), w,
+                                static_cast<int8_t*>(outputs[0].data));
+    else
+      matmul::run_quantized_cpu(q, k.transpose_a, k.transpose_b, static_cast<const uint8_t*>(inputs[0].data), w,
+                                static_cast<uint8_t*>(outputs[0].data));
+    return OPRIG_STATUS_OK;
+  }
   if (k.blocks.empty()) return OPRIG_STATUS_OK;  // an empty output
   const oprig_backend_context& ctx = *k.ctx;
   constexpr size_t kConvertGrain = size_t{1} << 16;
@@ -304,6 +325,10 @@ void destroy(oprig_kernel* handle) { delete from_handle<MatMulCpuKernel>(handle)
 
 oprig_status cost(const oprig_kernel* handle, oprig_cost* out) {
   const auto& k = *from_handle<const MatMulCpuKernel>(handle);
+  if (k.quantized) {
+    *out = k.quantized_product.shape.cost();
+    return OPRIG_STATUS_OK;
+  }
   const uint64_t width = k.dtype == OPRIG_DTYPE_FLOAT_16 ? 2 : 4;
   out->flops = 2ull * k.m * k.n * k.k * k.batches;
   out->bytes_read = width * (k.a_count + k.b_count);

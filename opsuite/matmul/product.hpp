@@ -36,10 +36,13 @@ struct Product {
     }
   }
   oprig_cost cost() const {
-    const uint64_t width = dtype == OPRIG_DTYPE_FLOAT_16 ? 2 : 4;
+    const uint64_t width = dtype == OPRIG_DTYPE_FLOAT_32 ? 4 : dtype == OPRIG_DTYPE_FLOAT_16 ? 2 : 1;
     return {2 * m * n * k * batches, width * (a_elements + b_elements), width * m * n * batches};
   }
 };
+
+inline oprig_status plan_product_shapes(const oprig_tensor& in0, const oprig_tensor& in1, oprig_tensor& out,
+                                        bool transpose_a, bool transpose_b, oprig_dtype dtype, Product* p);
 
 // Checks the operands and plans the product; writes the output's rank and
 // dims. UNSUPPORTED for other types or quantised tensors, INVALID_ARGUMENT
@@ -56,6 +59,12 @@ inline oprig_status plan_product(const oprig_tensor* inputs, size_t num_inputs, 
   if (dtype != OPRIG_DTYPE_FLOAT_32 && dtype != OPRIG_DTYPE_FLOAT_16) return OPRIG_STATUS_UNSUPPORTED;
   if (in1.dtype != dtype || out.dtype != dtype) return OPRIG_STATUS_INVALID_ARGUMENT;
   if (in0.scale != 0 || in1.scale != 0 || out.scale != 0) return OPRIG_STATUS_UNSUPPORTED;
+  return plan_product_shapes(in0, in1, out, transpose_a, transpose_b, dtype, p);
+}
+
+// The shape half of plan_product, for any element type (quantized_product.hpp).
+inline oprig_status plan_product_shapes(const oprig_tensor& in0, const oprig_tensor& in1, oprig_tensor& out,
+                                        bool transpose_a, bool transpose_b, oprig_dtype dtype, Product* p) {
   if (in0.rank < 2 || in1.rank < 2 || in0.rank > OPRIG_MAX_RANK || in1.rank > OPRIG_MAX_RANK)
     return OPRIG_STATUS_INVALID_ARGUMENT;
   const int64_t a_rows = in0.dims[in0.rank - 2], a_cols = in0.dims[in0.rank - 1];

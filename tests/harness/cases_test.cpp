@@ -216,6 +216,22 @@ TEST_F(AtanCases, ShapeEntryAndLiteralQuantizationReplaceThePlans) {
   EXPECT_THROW(parse_plan(j, kAtanDir / "plan.json"), std::runtime_error);
 }
 
+// "integer_reference" names the rule; an empty rule or a misspelt key is refused.
+TEST(IntegerReferencePlan, RuleIsReadAndTyposAreRefused) {
+  nlohmann::json j = nlohmann::json::parse(R"({
+    "op": "Atan", "spec": "atan.xml", "shapes": [[4]],
+    "fills": {"uniform": {"kind": "uniform", "low": -1, "high": 1}},
+    "tolerance": {"FLOAT_32": {"ulp": 3, "reason": "test"}},
+    "integer_reference": {"rule": "int32 sums, TFLite requantisation", "about": "x"}})");
+  EXPECT_EQ(parse_plan(j, kAtanDir / "plan.json").integer_rule, "int32 sums, TFLite requantisation");
+  j.erase("integer_reference");
+  EXPECT_EQ(parse_plan(j, kAtanDir / "plan.json").integer_rule, "");
+  j["integer_reference"] = {{"rule", ""}};
+  EXPECT_THROW(parse_plan(j, kAtanDir / "plan.json"), std::runtime_error);
+  j["integer_reference"] = {{"rules", "x"}};
+  EXPECT_THROW(parse_plan(j, kAtanDir / "plan.json"), std::runtime_error);
+}
+
 TEST(QuantizeReference, RoundsHalfAwayFromZeroAndClamps) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   // scale 0.5, zero point 10: q = clamp(round(y / 0.5) + 10, 0, 255).

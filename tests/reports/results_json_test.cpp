@@ -125,13 +125,24 @@ TEST(ResultsJson, SchemaFieldsPresent) {
   const json& perf = j.at("cases").at(1).at("perf");
   for (const char* key : {"device_timer", "compute_ns_median", "compute_ns_min", "compute_ns_samples", "create_ns",
                           "prepare_ns", "h2d_ns", "d2h_ns", "sim_cycles", "elements", "loop_iterations", "bytes", "gelem_per_s",
-                          "gbytes_per_s"})
+                          "gbytes_per_s", "sim_cycles_per_element"})
     EXPECT_TRUE(perf.contains(key)) << key;
   // The derived summary: 6 cases, FAILED and CRASH fail the run.
   EXPECT_EQ(j.at("summary").at("total"), 6);
   EXPECT_EQ(j.at("summary").at("exit_code"), 1);
   EXPECT_EQ(j.at("summary").at("verdicts").at("PASSED"), 2);
   EXPECT_EQ(j.at("summary").at("verdicts").at("CRASH"), 1);
+}
+
+// The dsp's cycles per output element beside its cycles: 2^18 cycles for
+// 2^20 elements is a quarter cycle each; a case that simulated nothing says 0.
+TEST(ResultsJson, PerfCarriesSimulatedCyclesPerElement) {
+  PerfStats p;
+  p.sim_cycles = 262'144;
+  p.elements = 1 << 20;
+  EXPECT_DOUBLE_EQ(json(p).at("sim_cycles_per_element").get<double>(), 0.25);
+  p.sim_cycles = 0;
+  EXPECT_DOUBLE_EQ(json(p).at("sim_cycles_per_element").get<double>(), 0.0);
 }
 
 TEST(ResultsJson, EveryVerdictSerialisesByName) {

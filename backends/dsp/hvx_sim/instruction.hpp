@@ -33,13 +33,12 @@ struct Shape {
 };
 
 // The operands of one instruction, viewed in place. a, b, c are the vector
-// operands in the intrinsic's order (a memory operand's slot views nothing:
-// its address is in `address`); r and s the scalar ones; d the result. d
+// operands in the intrinsic's order (a memory operand's view is its address:
+// the memory instructions read it from there); r and s the scalar ones; d the result. d
 // never overlaps an operand (oprig_dsp.h's wrappers pass a fresh local); an
 // in/out predicate (kPredInOut) is updated through its operand's view.
 struct Operands {
   Reg d, a, b, c;
-  uintptr_t address = 0;
   int32_t r = 0, s = 0;
   Simulator* sim = nullptr;
 };
@@ -52,7 +51,6 @@ struct Instruction {
   Class cls;                // what it costs (cost_model.hpp)
   const char* assembly;     // e.g. "Vd32.ub=vadd(Vu32.ub,Vv32.ub):sat"
   Semantics semantics;
-  int8_t address_operand;  // which operand is a memory address, or -1
 };
 
 inline constexpr uint32_t kNumInstructions = OPRIG_DSP_NUM_OPCODES;

@@ -173,11 +173,42 @@ void products32x16(const Reg& u, const Reg& v, HalfOf half, int64_t out[32]) {
 }
 void store_words(const Reg& d, const int32_t words[32]) { std::memcpy(d.bytes, words, kVectorBytes); }
 }  // namespace
+// The hot ones (every requantisation runs vmpye and vmpyo) in 32-bit
+// arithmetic, which vectorises on baseline x86-64 where the 64-bit products
+// above do not: a word w is hi * 2^16 + lo with hi = w >> 16 (signed) and
+// lo = w & 0xFFFF, so w * h = hi * h * 2^16 + lo * h, each product within 32
+// bits.
+namespace {
+// Both operands are read as words and the halves taken by shifts inside the
+// loops: loads at the offsets the copies stored at (halfword loads at odd
+// offsets would miss the CPU's store forwarding, costing more than the
+// arithmetic).
+struct Words {
+  int32_t u[32], v[32];
+  Words(const Reg& uu, const Reg& vv) {
+    std::memcpy(u, uu.bytes, kVectorBytes);
+    std::memcpy(v, vv.bytes, kVectorBytes);
+  }
+};
+inline int32_t high_half(int32_t w) { return w >> 16; }
+inline int32_t low_half(int32_t w) { return w & 0xFFFF; }
+// The multiplying half of a word of Vv, widened.
+inline int32_t multiplier(int32_t v, HalfOf half) {
+  return half == HalfOf::kOddSigned      ? v >> 16
+         : half == HalfOf::kEvenUnsigned ? v & 0xFFFF
+                                         : static_cast<int32_t>(static_cast<uint32_t>(v) << 16) >> 16;
+}
+}  // namespace
+// (w * uh) >> 16 = hi * uh + (lo * uh >> 16): |hi * uh| < 2^31, and the sum
+// is the result, which fits (|w * uh| < 2^47).
 OPRIG_HVX_OP(Q6_Vw_vmpye_VwVuh) {
-  int64_t p[32];
+  const Words in(o.a, o.b);
   int32_t r[32];
-  products32x16(o.a, o.b, HalfOf::kEvenUnsigned, p);
-  for (size_t i = 0; i < 32; ++i) r[i] = static_cast<int32_t>(p[i] >> 16);  // |p| < 2^47: fits after >> 16
+  for (size_t i = 0; i < 32; ++i) {
+    const int32_t h = multiplier(in.v[i], HalfOf::kEvenUnsigned);
+    const auto low = static_cast<uint32_t>(low_half(in.u[i])) * static_cast<uint32_t>(h);  // < 2^32
+    r[i] = static_cast<int32_t>(static_cast<uint32_t>(high_half(in.u[i]) * h) + (low >> 16));
+  }
   store_words(o.d, r);
 }
 OPRIG_HVX_OP(Q6_W_vmpye_VwVuh) {
@@ -200,34 +231,21 @@ OPRIG_HVX_OP(Q6_W_vmpyoacc_WVwVh) {
   }
 }
 namespace {
-// Word i = wrap(acc_i + p_i) with acc from `acc` (or 0).
-void accumulate_words(const Reg& d, const Reg* acc, const int64_t p[32]) {
-  int32_t x[32] = {}, r[32];
+// Word i = wrap(acc_i + u_i * v.half_i) with acc from `acc` (or 0): only the
+// low 32 bits of the product count, so a 32-bit multiply gives them.
+void accumulate_words(const Reg& d, const Reg* acc, const Reg& u, const Reg& v, HalfOf half) {
+  const Words in(u, v);
+  uint32_t x[32] = {}, r[32];
   if (acc != nullptr) std::memcpy(x, acc->bytes, kVectorBytes);
-  for (size_t i = 0; i < 32; ++i) r[i] = static_cast<int32_t>(static_cast<uint32_t>(x[i]) + static_cast<uint32_t>(p[i]));
-  store_words(d, r);
+  for (size_t i = 0; i < 32; ++i)
+    r[i] = x[i] + static_cast<uint32_t>(in.u[i]) * static_cast<uint32_t>(multiplier(in.v[i], half));
+  std::memcpy(d.bytes, r, kVectorBytes);
 }
 }  // namespace
-OPRIG_HVX_OP(Q6_Vw_vmpyie_VwVuh) {
-  int64_t p[32];
-  products32x16(o.a, o.b, HalfOf::kEvenUnsigned, p);
-  accumulate_words(o.d, nullptr, p);
-}
-OPRIG_HVX_OP(Q6_Vw_vmpyieacc_VwVwVuh) {
-  int64_t p[32];
-  products32x16(o.b, o.c, HalfOf::kEvenUnsigned, p);
-  accumulate_words(o.d, &o.a, p);
-}
-OPRIG_HVX_OP(Q6_Vw_vmpyieacc_VwVwVh) {
-  int64_t p[32];
-  products32x16(o.b, o.c, HalfOf::kEvenSigned, p);
-  accumulate_words(o.d, &o.a, p);
-}
-OPRIG_HVX_OP(Q6_Vw_vmpyio_VwVh) {
-  int64_t p[32];
-  products32x16(o.a, o.b, HalfOf::kOddSigned, p);
-  accumulate_words(o.d, nullptr, p);
-}
+OPRIG_HVX_OP(Q6_Vw_vmpyie_VwVuh) { accumulate_words(o.d, nullptr, o.a, o.b, HalfOf::kEvenUnsigned); }
+OPRIG_HVX_OP(Q6_Vw_vmpyieacc_VwVwVuh) { accumulate_words(o.d, &o.a, o.b, o.c, HalfOf::kEvenUnsigned); }
+OPRIG_HVX_OP(Q6_Vw_vmpyieacc_VwVwVh) { accumulate_words(o.d, &o.a, o.b, o.c, HalfOf::kEvenSigned); }
+OPRIG_HVX_OP(Q6_Vw_vmpyio_VwVh) { accumulate_words(o.d, nullptr, o.a, o.b, HalfOf::kOddSigned); }
 // vmpyieo: (even half of Vu * odd half of Vv) << 16, the cross term of a 32 x 32 low product.
 OPRIG_HVX_OP(Q6_Vw_vmpyieo_VhVh) {
   int16_t u[64], v[64];
@@ -240,33 +258,32 @@ OPRIG_HVX_OP(Q6_Vw_vmpyieo_VhVh) {
 // vmpyo(Vu.w, Vv.h):<<1(:rnd):sat(:shift): the high word of 2 * (Vx + Vu * Vv.h_odd)
 // / 2^16, saturated; :rnd rounds the last bit.
 namespace {
-void mpyo(const Reg& d, const Reg* acc, const int64_t p[32], bool round) {
+// That is sat((((x + w * h) >> 14) + rnd) >> 1), computed in 32 bits: with
+// x = xh * 2^16 + xl as w above, x + w * h = A * 2^16 + B where A = hi * h + xh
+// and B = lo * h + xl both fit 32 bits (|B| <= 65535 * 32768); the result
+// before saturation is 2A + C with C = ((B >> 14) + rnd) >> 1, that is
+// 2T + (C & 1) with T = A + (C >> 1), which saturates exactly when T is
+// outside [-2^30, 2^30).
+void mpyo(const Reg& d, const Reg* acc, const Reg& u, const Reg& v, bool round) {
+  const Words in(u, v);
   int32_t x[32] = {}, r[32];
   if (acc != nullptr) std::memcpy(x, acc->bytes, kVectorBytes);
-  for (size_t i = 0; i < 32; ++i) r[i] = sat<int32_t>((((int64_t{x[i]} + p[i]) >> 14) + (round ? 1 : 0)) >> 1);
+  const int32_t rnd = round ? 1 : 0;
+  for (size_t i = 0; i < 32; ++i) {
+    const int32_t h = multiplier(in.v[i], HalfOf::kOddSigned);
+    const int32_t a = high_half(in.u[i]) * h + high_half(x[i]);
+    const int32_t b = low_half(in.u[i]) * h + low_half(x[i]);
+    const int32_t c = ((b >> 14) + rnd) >> 1;
+    const int32_t t = a + (c >> 1);
+    r[i] = t >= (int32_t{1} << 30) ? INT32_MAX : t < -(int32_t{1} << 30) ? INT32_MIN : 2 * t + (c & 1);
+  }
   store_words(d, r);
 }
 }  // namespace
-OPRIG_HVX_OP(Q6_Vw_vmpyo_VwVh_s1_sat) {
-  int64_t p[32];
-  products32x16(o.a, o.b, HalfOf::kOddSigned, p);
-  mpyo(o.d, nullptr, p, false);
-}
-OPRIG_HVX_OP(Q6_Vw_vmpyo_VwVh_s1_rnd_sat) {
-  int64_t p[32];
-  products32x16(o.a, o.b, HalfOf::kOddSigned, p);
-  mpyo(o.d, nullptr, p, true);
-}
-OPRIG_HVX_OP(Q6_Vw_vmpyoacc_VwVwVh_s1_sat_shift) {
-  int64_t p[32];
-  products32x16(o.b, o.c, HalfOf::kOddSigned, p);
-  mpyo(o.d, &o.a, p, false);
-}
-OPRIG_HVX_OP(Q6_Vw_vmpyoacc_VwVwVh_s1_rnd_sat_shift) {
-  int64_t p[32];
-  products32x16(o.b, o.c, HalfOf::kOddSigned, p);
-  mpyo(o.d, &o.a, p, true);
-}
+OPRIG_HVX_OP(Q6_Vw_vmpyo_VwVh_s1_sat) { mpyo(o.d, nullptr, o.a, o.b, false); }
+OPRIG_HVX_OP(Q6_Vw_vmpyo_VwVh_s1_rnd_sat) { mpyo(o.d, nullptr, o.a, o.b, true); }
+OPRIG_HVX_OP(Q6_Vw_vmpyoacc_VwVwVh_s1_sat_shift) { mpyo(o.d, &o.a, o.b, o.c, false); }
+OPRIG_HVX_OP(Q6_Vw_vmpyoacc_VwVwVh_s1_rnd_sat_shift) { mpyo(o.d, &o.a, o.b, o.c, true); }
 // vmpye(Vu.uh, Rt.uh): even unsigned halves times Rt's low half.
 OPRIG_HVX_OP(Q6_Vuw_vmpye_VuhRuh) {
   vector_result<uint32_t>(o, false, [&](size_t i) { return int64_t{o.a.get<uint16_t>(2 * i)} * uhalf(o.r, 0); });

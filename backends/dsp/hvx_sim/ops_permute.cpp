@@ -123,7 +123,11 @@ OPRIG_HVX_OP(Q6_Wuw_vzxt_Vuh) { extend_even_odd<uint32_t, uint16_t>(o); }
 // vunpack: in order, lane i of the source to lane i of the whole pair.
 template <typename Wide, typename Narrow>
 void unpack(Operands& o) {
-  for (size_t i = 0; i < kLanes<Narrow>; ++i) o.d.set<Wide>(i, static_cast<Wide>(o.a.get<Narrow>(i)));
+  Narrow a[kLanes<Narrow>];
+  Wide d[kLanes<Narrow>];
+  std::memcpy(a, o.a.bytes, kVectorBytes);
+  for (size_t i = 0; i < kLanes<Narrow>; ++i) d[i] = static_cast<Wide>(a[i]);
+  std::memcpy(o.d.bytes, d, 2 * kVectorBytes);
 }
 OPRIG_HVX_OP(Q6_Wh_vunpack_Vb) { unpack<int16_t, int8_t>(o); }
 OPRIG_HVX_OP(Q6_Ww_vunpack_Vh) { unpack<int32_t, int16_t>(o); }
@@ -163,9 +167,8 @@ OPRIG_HVX_OP(Q6_V_vrdelta_VV) { delta<true>(o); }
 namespace {
 
 // d[i] |= column[entry(i) & 63] where idx[i] hits the segment: the lookup
-// all vlut32 forms share, 128 bytes. The x86 version does 16 bytes at a time
-// with pshufb (four 16-entry tables) where the CPU has SSSE3; the same
-// result either way.
+// all vlut32 forms share, 128 bytes (vlut32_ssse3 below gives the same
+// result where the CPU has SSSE3).
 void lookup64_portable(const uint8_t column[64], const uint8_t* idx, uint32_t segment, bool nomatch, uint8_t* d) {
   for (size_t i = 0; i < N; ++i) {
     const uint32_t entry = nomatch ? (idx[i] & 0x1Fu) | (segment << 5) : idx[i];
@@ -175,23 +178,36 @@ void lookup64_portable(const uint8_t column[64], const uint8_t* idx, uint32_t se
 }
 
 #if defined(__x86_64__)
-__attribute__((target("ssse3"))) void lookup64_ssse3(const uint8_t column[64], const uint8_t* idx, uint32_t segment,
-                                                     bool nomatch, uint8_t* d) {
-  __m128i tables[4];
-  for (int k = 0; k < 4; ++k) tables[k] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(column + 16 * k));
+// The whole of vlut32 with SSSE3, straight from the operands' bytes: the
+// column from the table vector by packing its halfwords' low or high bytes,
+// then pshufb on 16 indices at a time. An index that hits the segment has bit
+// 5 equal to the segment's (so does every :nomatch entry), so only the two
+// 16-entry quarters of the column at 32 * (segment & 1) can answer.
+__attribute__((target("ssse3"))) void vlut32_ssse3(const uint8_t* table, const uint8_t* idx, uint32_t segment,
+                                                   uint32_t odd, bool nomatch, const uint8_t* acc, uint8_t* d) {
+  const uint8_t* half = table + 64 * (segment & 1);  // halfwords 32 * (segment & 1) onwards
+  __m128i quarters[2];
+  const __m128i low_bytes = _mm_set1_epi16(0x00FF);
+  for (int k = 0; k < 2; ++k) {
+    __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(half + 32 * k));
+    __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(half + 32 * k + 16));
+    a = odd != 0 ? _mm_srli_epi16(a, 8) : _mm_and_si128(a, low_bytes);
+    b = odd != 0 ? _mm_srli_epi16(b, 8) : _mm_and_si128(b, low_bytes);
+    quarters[k] = _mm_packus_epi16(a, b);  // column[32 * (segment & 1) + 16k ..] (each word below 256: exact)
+  }
   const __m128i low5 = _mm_set1_epi8(0x1F), high3 = _mm_set1_epi8(static_cast<char>(0xE0));
-  const __m128i low4 = _mm_set1_epi8(0x0F), quarter = _mm_set1_epi8(0x30);
+  const __m128i low4 = _mm_set1_epi8(0x0F), bit4 = _mm_set1_epi8(0x10);
   const __m128i seg_bits = _mm_set1_epi8(static_cast<char>(segment << 5));
   for (size_t i = 0; i < N; i += 16) {
     const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(idx + i));
     const __m128i entry = nomatch ? _mm_or_si128(_mm_and_si128(x, low5), seg_bits) : x;
     const __m128i hit = nomatch ? _mm_set1_epi8(-1) : _mm_cmpeq_epi8(_mm_and_si128(x, high3), seg_bits);
-    const __m128i lane = _mm_and_si128(entry, low4), which = _mm_and_si128(entry, quarter);
-    __m128i r = _mm_setzero_si128();
-    for (int k = 0; k < 4; ++k)
-      r = _mm_or_si128(r, _mm_and_si128(_mm_shuffle_epi8(tables[k], lane),
-                                        _mm_cmpeq_epi8(which, _mm_set1_epi8(static_cast<char>(16 * k)))));
-    const __m128i prior = _mm_loadu_si128(reinterpret_cast<const __m128i*>(d + i));
+    const __m128i lane = _mm_and_si128(entry, low4);
+    const __m128i upper = _mm_cmpeq_epi8(_mm_and_si128(entry, bit4), bit4);
+    const __m128i r = _mm_or_si128(_mm_andnot_si128(upper, _mm_shuffle_epi8(quarters[0], lane)),
+                                   _mm_and_si128(upper, _mm_shuffle_epi8(quarters[1], lane)));
+    const __m128i prior =
+        acc != nullptr ? _mm_loadu_si128(reinterpret_cast<const __m128i*>(acc + i)) : _mm_setzero_si128();
     _mm_storeu_si128(reinterpret_cast<__m128i*>(d + i), _mm_or_si128(prior, _mm_and_si128(r, hit)));
   }
 }
@@ -199,15 +215,13 @@ __attribute__((target("ssse3"))) void lookup64_ssse3(const uint8_t column[64], c
 const bool kHaveSsse3 = __builtin_cpu_supports("ssse3") && std::getenv("OPRIG_HVX_PORTABLE") == nullptr;
 #endif
 
-void lookup64(const uint8_t column[64], const uint8_t* idx, uint32_t segment, bool nomatch, uint8_t* d) {
-#if defined(__x86_64__)
-  if (kHaveSsse3) return lookup64_ssse3(column, idx, segment, nomatch, d);
-#endif
-  lookup64_portable(column, idx, segment, nomatch, d);
-}
-
 void vlut32(Operands& o, const Reg& index, const Reg& table, uint32_t control, bool nomatch, const Reg* acc) {
   const uint32_t segment = control & 7, odd = (control >> 1) & 1;
+#if defined(__x86_64__)
+  if (kHaveSsse3)
+    return vlut32_ssse3(table.bytes, index.bytes, segment, odd, nomatch, acc != nullptr ? acc->bytes : nullptr,
+                        o.d.bytes);
+#endif
   uint8_t column[64], idx[N], d[N];  // column: the byte each of the 64 halfwords offers
   for (size_t j = 0; j < 64; ++j) column[j] = table.bytes[2 * j + odd];
   std::memcpy(idx, index.bytes, N);
@@ -215,7 +229,7 @@ void vlut32(Operands& o, const Reg& index, const Reg& table, uint32_t control, b
     std::memcpy(d, acc->bytes, N);
   else
     std::memset(d, 0, N);
-  lookup64(column, idx, segment, nomatch, d);
+  lookup64_portable(column, idx, segment, nomatch, d);
   std::memcpy(o.d.bytes, d, N);
 }
 // vlut16: even index bytes to the low vector's halfwords, odd ones to the high vector's.

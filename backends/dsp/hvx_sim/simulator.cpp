@@ -34,7 +34,7 @@ std::string hex(uintptr_t address) {
 
 }  // namespace
 
-Simulator::Simulator() : executed_(kNumInstructions, 0) {}
+Simulator::Simulator() { operands_.sim = this; }
 
 Simulator::Binding::Binding(Simulator& sim) { t_bound = &sim; }
 Simulator::Binding::~Binding() { t_bound = nullptr; }
@@ -75,28 +75,37 @@ uint64_t Simulator::streaming_cycles() const {
 uint64_t Simulator::cycles() const { return kProgramOverheadCycles + std::max(issue_cycles(), streaming_cycles()); }
 
 void Simulator::execute(uint32_t opcode, void* d, const void* a, const void* b, const void* c, int32_t r, int32_t s) {
-  used_ = true;
-  if (faulted_) {  // skipped, the result reading 0 (an unknown opcode's size is unknown: left as it is)
-    if (opcode < kNumInstructions) std::memset(d, 0, result_bytes(kInstructions[opcode].shape.result));
-    return;
+  if (faulted_ || opcode >= kNumInstructions) [[unlikely]] {
+    used_ = true;
+    return execute_exceptional(opcode, d);
   }
+  run(opcode, d, a, b, c, r, s);
+}
+
+void Simulator::run(uint32_t opcode, void* d, const void* a, const void* b, const void* c, int32_t r, int32_t s) {
+  used_ = true;
   opcode_ = opcode;
-  if (opcode >= kNumInstructions) return unknown_instruction(opcode);
-  const Instruction& in = kInstructions[opcode];
   ++executed_[opcode];
-  ++instructions_;
   // The operands are viewed in place: the wrapper's locals (oprig_dsp.h).
-  Operands o;
+  // They live in the simulator, not on this frame, so the semantics are a
+  // tail call (no instruction runs another: there is no reentry).
+  Operands& o = operands_;
   o.d.bytes = static_cast<uint8_t*>(d);
   o.a.bytes = static_cast<uint8_t*>(const_cast<void*>(a));
   o.b.bytes = static_cast<uint8_t*>(const_cast<void*>(b));
   o.c.bytes = static_cast<uint8_t*>(const_cast<void*>(c));
   o.r = r;
   o.s = s;
-  o.sim = this;
-  if (in.address_operand >= 0)
-    o.address = reinterpret_cast<uintptr_t>(in.address_operand == 0 ? a : in.address_operand == 1 ? b : c);
-  in.semantics(o);
+  kInstructions[opcode].semantics(o);
+}
+
+void Simulator::execute_exceptional(uint32_t opcode, void* d) {
+  if (!faulted_) {
+    opcode_ = opcode;
+    return unknown_instruction(opcode);
+  }
+  // Skipped, the result reading 0 (an unknown opcode's size is unknown: left as it is).
+  if (opcode < kNumInstructions) std::memset(d, 0, result_bytes(kInstructions[opcode].shape.result));
 }
 
 void Simulator::unknown_instruction(uint32_t opcode) {
@@ -106,13 +115,18 @@ void Simulator::unknown_instruction(uint32_t opcode) {
 
 void Simulator::execute_bound(uint32_t opcode, void* d, const void* a, const void* b, const void* c, int32_t r,
                               int32_t s) {
-  if (Simulator* sim = t_bound) return sim->execute(opcode, d, a, b, c, r, s);
-  execute_unbound(opcode, d, a, b, c, r, s);
+  // Everything but the common case in one cold call, so this stays a leaf
+  // that tail-calls the semantics.
+  Simulator* sim = t_bound;
+  if (sim == nullptr || sim->faulted_ || opcode >= kNumInstructions) [[unlikely]]
+    return execute_uncommon(opcode, d, a, b, c, r, s);
+  sim->run(opcode, d, a, b, c, r, s);
 }
 
-void Simulator::execute_unbound(uint32_t opcode, void* d, const void* a, const void* b, const void* c, int32_t r,
-                                int32_t s) {
-  Simulator scratch;
+void Simulator::execute_uncommon(uint32_t opcode, void* d, const void* a, const void* b, const void* c, int32_t r,
+                                 int32_t s) {
+  if (Simulator* sim = t_bound) return sim->execute(opcode, d, a, b, c, r, s);
+  Simulator scratch;  // unbound: computes the bits, reports nothing
   scratch.execute(opcode, d, a, b, c, r, s);
 }
 
@@ -209,9 +223,11 @@ void Simulator::fail(const std::string& what) {
   if (faulted_) return;
   faulted_ = true;
   const Instruction* in = instruction(opcode_);
+  uint64_t instructions = 0;  // executed so far, this one included
+  for (const uint64_t n : executed_) instructions += n;
   fault_ = in == nullptr ? what
                          : std::string(in->name) + " (" + in->assembly + "), instruction " +
-                               std::to_string(instructions_) + " of this execution: " + what;
+                               std::to_string(instructions) + " of this execution: " + what;
 }
 
 }  // namespace oprig::hvx

@@ -21,10 +21,13 @@
 #include <vector>
 
 #include "hvx_sim/cost_model.hpp"
+#include "hvx_sim/instruction.hpp"
 #include "hvx_sim/vector.hpp"
 #include "oprig/oprig_dsp.h"
 
 namespace oprig::hvx {
+
+inline constexpr uint32_t kNumOpcodes = OPRIG_DSP_NUM_OPCODES;
 
 struct Counters {
   uint64_t instructions = 0;        // that take an issue slot
@@ -60,7 +63,7 @@ class Simulator {
   // What the program used so far (from the per-instruction counts).
   Counters counters() const;
   // How many times each instruction ran, by opcode.
-  const std::vector<uint64_t>& executed() const { return executed_; }
+  const std::array<uint64_t, kNumOpcodes>& executed() const { return executed_; }
 
   // Cycles the instructions need at the issue width and each resource's units
   // per cycle, plus the unaligned penalties (cost_model.md).
@@ -74,6 +77,9 @@ class Simulator {
   void begin() { used_ = true; }
   void execute(uint32_t opcode, void* d, const void* a, const void* b, const void* c, int32_t r, int32_t s);
   // exec() on the simulator bound to the calling thread (a scratch one when none is).
+  // The hot path: every instruction of every kernel passes here, so it does
+  // no more than count the instruction by opcode and call its semantics (the
+  // cost model needs only those counts; cycles() derives the rest).
   static void execute_bound(uint32_t opcode, void* d, const void* a, const void* b, const void* c, int32_t r,
                             int32_t s);
 
@@ -91,18 +97,25 @@ class Simulator {
     bool writable;
     std::string name;
   };
+  // execute() of a known opcode on a simulator without a fault, inlined
+  // into execute_bound (simulator.cpp only).
+  [[gnu::always_inline]] inline void run(uint32_t opcode, void* d, const void* a, const void* b, const void* c,
+                                         int32_t r, int32_t s);
   void fail(const std::string& what);
   [[gnu::cold, gnu::noinline]] void unknown_instruction(uint32_t opcode);
-  [[gnu::cold, gnu::noinline]] static void execute_unbound(uint32_t opcode, void* d, const void* a, const void* b,
-                                                           const void* c, int32_t r, int32_t s);
+  // execute() of a faulted simulator or an unknown opcode.
+  [[gnu::cold, gnu::noinline]] void execute_exceptional(uint32_t opcode, void* d);
+  // execute_bound() without a bound simulator, of a faulted one, or of an unknown opcode.
+  [[gnu::cold, gnu::noinline]] static void execute_uncommon(uint32_t opcode, void* d, const void* a, const void* b,
+                                                            const void* c, int32_t r, int32_t s);
   std::string describe(uintptr_t address) const;
   bool line_has_mapped_byte(uintptr_t line) const;
   const Region* region_holding(uintptr_t first, size_t bytes, bool writable) const;
 
   std::vector<Region> regions_;
   mutable size_t last_region_ = 0;  // region_holding's guess
-  std::vector<uint64_t> executed_;  // per opcode
-  uint64_t instructions_ = 0;       // executed, all opcodes (fault messages)
+  std::array<uint64_t, kNumOpcodes> executed_{};  // per opcode
+  Operands operands_;                             // of the instruction being executed
   uint64_t unaligned_ = 0, bytes_loaded_ = 0, bytes_stored_ = 0;
   uint32_t opcode_ = 0;  // of the instruction being executed, for fault messages
   bool used_ = false;

@@ -25,17 +25,11 @@ constexpr Shape W_WRI{W, {W}}, W_WWRI{W, {W, W}}, V_VP{V, {V}}, V_VVP{V, {V, V}}
 constexpr Shape V_VVq{V, {V, V, q}}, V_A{V, {A}}, N_AV{N, {A, V}}, N_QAV{N, {Q, A, V}};
 }  // namespace shape
 
-constexpr int8_t address_operand(const Shape& s) {
-  for (int8_t k = 0; k < 3; ++k)
-    if (s.operand[k] == Kind::kAddress) return k;
-  return -1;
-}
-
 }  // namespace
 
 constinit const Instruction kInstructions[kNumInstructions] = {
 #define OPRIG_HVX_ENTRY(name, shp, cls, assembly) \
-  {#name, shape::shp, Class::cls, assembly, &op_##name, address_operand(shape::shp)},
+  {#name, shape::shp, Class::cls, assembly, &op_##name},
     OPRIG_DSP_INTRINSICS(OPRIG_HVX_ENTRY)
 #undef OPRIG_HVX_ENTRY
 };
