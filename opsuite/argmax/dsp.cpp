@@ -19,6 +19,7 @@
 
 #include "argmax/argmax_plan.hpp"
 #include "common/dsp_reduce.hpp"
+#include "common/dsp_kernel.hpp"
 #include "common/kernel.hpp"
 #include "oprig/oprig_dsp.h"
 
@@ -41,18 +42,12 @@ struct ArgMaxDsp : KernelBase {
 
 oprig_status create(const oprig_backend_context* ctx, const oprig_param* params, size_t num_params,
                     oprig_kernel** out_kernel) {
-  *out_kernel = nullptr;
-  if (ctx == nullptr || ctx->kind != OPRIG_BACKEND_DSP) return OPRIG_STATUS_INVALID_ARGUMENT;
-  if (!oprig_dsp_available(ctx)) return OPRIG_STATUS_UNSUPPORTED;
-  auto* k = new (std::nothrow) ArgMaxDsp;
-  if (k == nullptr) return OPRIG_STATUS_OUT_OF_MEMORY;
-  k->ops = &oprig_argmax__dsp;
-  k->ctx = ctx;
-  k->params = argmax::read_params(params, num_params);
-  k->rule.prefer_last = k->params.last;
-  k->bases.fill(k->rule);
-  *out_kernel = to_handle(k);
-  return OPRIG_STATUS_OK;
+  return create_dsp_kernel<ArgMaxDsp>(ctx, &oprig_argmax__dsp, out_kernel, [&](ArgMaxDsp& k) {
+    k.params = argmax::read_params(params, num_params);
+    k.rule.prefer_last = k.params.last;
+    k.bases.fill(k.rule);
+    return OPRIG_STATUS_OK;
+  });
 }
 
 oprig_status prepare(oprig_kernel* kernel, const oprig_tensor* inputs, size_t num_inputs, oprig_tensor* outputs,

@@ -32,6 +32,7 @@
 #include <new>
 #include <vector>
 
+#include "common/dsp_kernel.hpp"
 #include "common/kernel.hpp"
 #include "common/strided_copy.hpp"
 #include "oprig/oprig_dsp.h"
@@ -252,18 +253,9 @@ template <const KernelOps* kOps, CopyLayoutFactory kLayout>
 struct DspCopyOp {
   static oprig_status create(const oprig_backend_context* ctx, const oprig_param* params, size_t num_params,
                              oprig_kernel** out_kernel) {
-    *out_kernel = nullptr;
-    if (ctx == nullptr || ctx->kind != OPRIG_BACKEND_DSP) return OPRIG_STATUS_INVALID_ARGUMENT;
-    if (!oprig_dsp_available(ctx)) return OPRIG_STATUS_UNSUPPORTED;
-    std::unique_ptr<CopyLayout> layout;
-    if (const oprig_status st = kLayout(params, num_params, &layout); st != OPRIG_STATUS_OK) return st;
-    auto* k = new (std::nothrow) DspCopyKernel;
-    if (k == nullptr) return OPRIG_STATUS_OUT_OF_MEMORY;
-    k->ops = kOps;
-    k->ctx = ctx;
-    k->layout = std::move(layout);
-    *out_kernel = to_handle(k);
-    return OPRIG_STATUS_OK;
+    return create_dsp_kernel<DspCopyKernel>(ctx, kOps, out_kernel, [&](DspCopyKernel& k) {
+      return kLayout(params, num_params, &k.layout);
+    });
   }
 
   // UINT_8 only, what the spec declares for DSP; the op's checks and shapes.

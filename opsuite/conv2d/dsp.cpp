@@ -6,6 +6,7 @@
 #include <new>
 
 #include "common/dsp_conv.hpp"
+#include "common/dsp_kernel.hpp"
 #include "common/kernel.hpp"
 #include "conv2d/conv_geometry.hpp"
 #include "oprig/oprig_dsp.h"
@@ -26,19 +27,9 @@ struct Conv2DDsp : KernelBase {
 
 oprig_status create(const oprig_backend_context* ctx, const oprig_param* params, size_t num_params,
                     oprig_kernel** out_kernel) {
-  *out_kernel = nullptr;
-  if (ctx == nullptr || ctx->kind != OPRIG_BACKEND_DSP) return OPRIG_STATUS_INVALID_ARGUMENT;
-  if (!oprig_dsp_available(ctx)) return OPRIG_STATUS_UNSUPPORTED;
-  auto* k = new (std::nothrow) Conv2DDsp;
-  if (k == nullptr) return OPRIG_STATUS_OUT_OF_MEMORY;
-  k->ops = &oprig_conv2d__dsp;
-  k->ctx = ctx;
-  if (!conv2d::read_params(params, num_params, &k->params)) {
-    delete k;
-    return OPRIG_STATUS_INVALID_ARGUMENT;
-  }
-  *out_kernel = to_handle(k);
-  return OPRIG_STATUS_OK;
+  return create_dsp_kernel<Conv2DDsp>(ctx, &oprig_conv2d__dsp, out_kernel, [&](Conv2DDsp& k) {
+    return conv2d::read_params(params, num_params, &k.params) ? OPRIG_STATUS_OK : OPRIG_STATUS_INVALID_ARGUMENT;
+  });
 }
 
 oprig_status prepare(oprig_kernel* kernel, const oprig_tensor* inputs, size_t num_inputs, oprig_tensor* outputs,

@@ -22,6 +22,7 @@
 #include <new>
 
 #include "common/dsp_conv.hpp"
+#include "common/dsp_kernel.hpp"
 #include "common/kernel.hpp"
 #include "depthwise_conv2d/depthwise_geometry.hpp"
 #include "oprig/oprig_dsp.h"
@@ -266,19 +267,9 @@ struct DepthwiseDsp : KernelBase {
 
 oprig_status create(const oprig_backend_context* ctx, const oprig_param* params, size_t num_params,
                     oprig_kernel** out_kernel) {
-  *out_kernel = nullptr;
-  if (ctx == nullptr || ctx->kind != OPRIG_BACKEND_DSP) return OPRIG_STATUS_INVALID_ARGUMENT;
-  if (!oprig_dsp_available(ctx)) return OPRIG_STATUS_UNSUPPORTED;
-  auto* k = new (std::nothrow) DepthwiseDsp;
-  if (k == nullptr) return OPRIG_STATUS_OUT_OF_MEMORY;
-  k->ops = &oprig_depthwise_conv2d__dsp;
-  k->ctx = ctx;
-  if (!depthwise::read_params(params, num_params, &k->params)) {
-    delete k;
-    return OPRIG_STATUS_INVALID_ARGUMENT;
-  }
-  *out_kernel = to_handle(k);
-  return OPRIG_STATUS_OK;
+  return create_dsp_kernel<DepthwiseDsp>(ctx, &oprig_depthwise_conv2d__dsp, out_kernel, [&](DepthwiseDsp& k) {
+    return depthwise::read_params(params, num_params, &k.params) ? OPRIG_STATUS_OK : OPRIG_STATUS_INVALID_ARGUMENT;
+  });
 }
 
 oprig_status prepare(oprig_kernel* kernel, const oprig_tensor* inputs, size_t num_inputs, oprig_tensor* outputs,

@@ -45,6 +45,7 @@
 #include "common/broadcast.hpp"
 #include "common/dsp_quant_arith.hpp"
 #include "common/dsp_requantize.hpp"
+#include "common/dsp_kernel.hpp"
 #include "common/kernel.hpp"
 #include "common/quant.hpp"
 #include "oprig/oprig_dsp.h"
@@ -76,25 +77,18 @@ struct BinaryDsp : KernelBase {
 
 oprig_status create(const oprig_backend_context* ctx, const oprig_param* params, size_t num_params,
                     oprig_kernel** out_kernel) {
-  *out_kernel = nullptr;
-  if (ctx == nullptr || ctx->kind != OPRIG_BACKEND_DSP) return OPRIG_STATUS_INVALID_ARGUMENT;
-  if (!oprig_dsp_available(ctx)) return OPRIG_STATUS_UNSUPPORTED;
-  const std::optional<int> op =
-      enum_param(params, num_params, "operation", {"ADD", "SUB", "MUL", "DIV", "MAX", "MIN", "POW"});
-  if (!op || *op < 0) return OPRIG_STATUS_INVALID_ARGUMENT;
-  const std::optional<int> act = enum_param(params, num_params, "fused_activation", {"NONE", "RELU", "RELU1", "RELU6"});
-  if (act && *act < 0) return OPRIG_STATUS_INVALID_ARGUMENT;
-  const std::optional<int> division = enum_param(params, num_params, "integer_division", {"TRUNCATE", "FLOOR"});
-  if (division && *division < 0) return OPRIG_STATUS_INVALID_ARGUMENT;
-  auto* k = new (std::nothrow) BinaryDsp;
-  if (k == nullptr) return OPRIG_STATUS_OUT_OF_MEMORY;
-  k->ops = &oprig_elementwise_binary__dsp;
-  k->ctx = ctx;
-  k->op = *op;
-  k->act = act.value_or(0);
-  k->floor_division = division.value_or(0) == 1;
-  *out_kernel = to_handle(k);
-  return OPRIG_STATUS_OK;
+  return create_dsp_kernel<BinaryDsp>(ctx, &oprig_elementwise_binary__dsp, out_kernel, [&](BinaryDsp& k) {
+    const std::optional<int> op =
+        enum_param(params, num_params, "operation", {"ADD", "SUB", "MUL", "DIV", "MAX", "MIN", "POW"});
+    const std::optional<int> act =
+        enum_param(params, num_params, "fused_activation", {"NONE", "RELU", "RELU1", "RELU6"});
+    const std::optional<int> division = enum_param(params, num_params, "integer_division", {"TRUNCATE", "FLOOR"});
+    if (!op || *op < 0 || (act && *act < 0) || (division && *division < 0)) return OPRIG_STATUS_INVALID_ARGUMENT;
+    k.op = *op;
+    k.act = act.value_or(0);
+    k.floor_division = division.value_or(0) == 1;
+    return OPRIG_STATUS_OK;
+  });
 }
 
 double activate(int act, double r) {

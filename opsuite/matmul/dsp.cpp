@@ -25,6 +25,7 @@
 #include <new>
 #include <vector>
 
+#include "common/dsp_kernel.hpp"
 #include "common/kernel.hpp"
 #include "matmul/quantized_product.hpp"
 #include "oprig/oprig_dsp.h"
@@ -56,17 +57,11 @@ struct MatMulDsp : KernelBase {
 
 oprig_status create(const oprig_backend_context* ctx, const oprig_param* params, size_t num_params,
                     oprig_kernel** out_kernel) {
-  *out_kernel = nullptr;
-  if (ctx == nullptr || ctx->kind != OPRIG_BACKEND_DSP) return OPRIG_STATUS_INVALID_ARGUMENT;
-  if (!oprig_dsp_available(ctx)) return OPRIG_STATUS_UNSUPPORTED;
-  auto* k = new (std::nothrow) MatMulDsp;
-  if (k == nullptr) return OPRIG_STATUS_OUT_OF_MEMORY;
-  k->ops = &oprig_matmul__dsp;
-  k->ctx = ctx;
-  k->transpose_a = scalar_param(params, num_params, "transpose_a").value_or(0) != 0;
-  k->transpose_b = scalar_param(params, num_params, "transpose_b").value_or(0) != 0;
-  *out_kernel = to_handle(k);
-  return OPRIG_STATUS_OK;
+  return create_dsp_kernel<MatMulDsp>(ctx, &oprig_matmul__dsp, out_kernel, [&](MatMulDsp& k) {
+    k.transpose_a = scalar_param(params, num_params, "transpose_a").value_or(0) != 0;
+    k.transpose_b = scalar_param(params, num_params, "transpose_b").value_or(0) != 0;
+    return OPRIG_STATUS_OK;
+  });
 }
 
 oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t num_inputs, oprig_tensor* outputs,

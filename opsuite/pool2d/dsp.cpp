@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "common/dsp_requantize.hpp"
+#include "common/dsp_kernel.hpp"
 #include "common/kernel.hpp"
 #include "common/quant.hpp"
 #include "oprig/oprig_dsp.h"
@@ -92,18 +93,12 @@ size_t vectors_by_rows(const Pool2DDsp& k) {
 
 oprig_status create(const oprig_backend_context* ctx, const oprig_param* params, size_t num_params,
                     oprig_kernel** out_kernel) {
-  *out_kernel = nullptr;
-  if (ctx == nullptr || ctx->kind != OPRIG_BACKEND_DSP) return OPRIG_STATUS_INVALID_ARGUMENT;
-  if (!oprig_dsp_available(ctx)) return OPRIG_STATUS_UNSUPPORTED;
-  const std::optional<pool2d::Pooling> pooling = pool2d::read_pooling(params, num_params);
-  if (!pooling) return OPRIG_STATUS_INVALID_ARGUMENT;
-  auto* k = new (std::nothrow) Pool2DDsp;
-  if (k == nullptr) return OPRIG_STATUS_OUT_OF_MEMORY;
-  k->ops = &oprig_pool2d__dsp;
-  k->ctx = ctx;
-  static_cast<pool2d::Pooling&>(*k) = *pooling;
-  *out_kernel = to_handle(k);
-  return OPRIG_STATUS_OK;
+  return create_dsp_kernel<Pool2DDsp>(ctx, &oprig_pool2d__dsp, out_kernel, [&](Pool2DDsp& k) {
+    const std::optional<pool2d::Pooling> pooling = pool2d::read_pooling(params, num_params);
+    if (!pooling) return OPRIG_STATUS_INVALID_ARGUMENT;
+    static_cast<pool2d::Pooling&>(k) = *pooling;
+    return OPRIG_STATUS_OK;
+  });
 }
 
 oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t num_inputs, oprig_tensor* outputs,

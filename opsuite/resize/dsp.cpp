@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "common/dsp_requantize.hpp"
+#include "common/dsp_kernel.hpp"
 #include "common/kernel.hpp"
 #include "common/quant.hpp"
 #include "oprig/oprig_dsp.h"
@@ -102,18 +103,12 @@ bool quantised_u8(const oprig_tensor& t) {
 
 oprig_status create(const oprig_backend_context* ctx, const oprig_param* params, size_t num_params,
                     oprig_kernel** out_kernel) {
-  *out_kernel = nullptr;
-  if (ctx == nullptr || ctx->kind != OPRIG_BACKEND_DSP) return OPRIG_STATUS_INVALID_ARGUMENT;
-  if (!oprig_dsp_available(ctx)) return OPRIG_STATUS_UNSUPPORTED;
-  const std::optional<resize::Resampling> r = resize::read_resampling(params, num_params);
-  if (!r) return OPRIG_STATUS_INVALID_ARGUMENT;
-  auto* k = new (std::nothrow) ResizeDsp;
-  if (k == nullptr) return OPRIG_STATUS_OUT_OF_MEMORY;
-  k->ops = &oprig_resize__dsp;
-  k->ctx = ctx;
-  static_cast<resize::Resampling&>(*k) = *r;
-  *out_kernel = to_handle(k);
-  return OPRIG_STATUS_OK;
+  return create_dsp_kernel<ResizeDsp>(ctx, &oprig_resize__dsp, out_kernel, [&](ResizeDsp& k) {
+    const std::optional<resize::Resampling> r = resize::read_resampling(params, num_params);
+    if (!r) return OPRIG_STATUS_INVALID_ARGUMENT;
+    static_cast<resize::Resampling&>(k) = *r;
+    return OPRIG_STATUS_OK;
+  });
 }
 
 oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t num_inputs, oprig_tensor* outputs,

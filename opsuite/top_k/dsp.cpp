@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "common/dsp_reduce.hpp"
+#include "common/dsp_kernel.hpp"
 #include "common/kernel.hpp"
 #include "oprig/oprig_dsp.h"
 #include "top_k/top_k_plan.hpp"
@@ -112,20 +113,14 @@ struct OrderDecode {
 
 oprig_status create(const oprig_backend_context* ctx, const oprig_param* params, size_t num_params,
                     oprig_kernel** out_kernel) {
-  *out_kernel = nullptr;
-  if (ctx == nullptr || ctx->kind != OPRIG_BACKEND_DSP) return OPRIG_STATUS_INVALID_ARGUMENT;
-  if (!oprig_dsp_available(ctx)) return OPRIG_STATUS_UNSUPPORTED;
-  const std::optional<top_k::Params> p = top_k::read_params(params, num_params);
-  if (!p) return OPRIG_STATUS_INVALID_ARGUMENT;
-  auto* k = new (std::nothrow) TopKDsp;
-  if (k == nullptr) return OPRIG_STATUS_OUT_OF_MEMORY;
-  k->ops = &oprig_top_k__dsp;
-  k->ctx = ctx;
-  k->params = *p;
-  k->rule.smallest = !p->largest;
-  k->bases.fill(k->rule);
-  *out_kernel = to_handle(k);
-  return OPRIG_STATUS_OK;
+  return create_dsp_kernel<TopKDsp>(ctx, &oprig_top_k__dsp, out_kernel, [&](TopKDsp& k) {
+    const std::optional<top_k::Params> p = top_k::read_params(params, num_params);
+    if (!p) return OPRIG_STATUS_INVALID_ARGUMENT;
+    k.params = *p;
+    k.rule.smallest = !p->largest;
+    k.bases.fill(k.rule);
+    return OPRIG_STATUS_OK;
+  });
 }
 
 bool quantised_u8(const oprig_tensor& t) {
