@@ -5,11 +5,11 @@
 // reference. Cycles: backends/dsp/cost_model.md ("Activation UINT_8").
 #include <algorithm>
 #include <cmath>
-#include <new>
 #include <optional>
 
 #include "activation/activation_fp64.hpp"
 #include "activation/activation_modes.hpp"
+#include "common/dsp_kernel.hpp"
 #include "common/dsp_lut.hpp"
 #include "common/kernel.hpp"
 #include "oprig/oprig_dsp.h"
@@ -39,20 +39,14 @@ bool quantised_u8(const oprig_tensor& t) {
   return t.dtype == OPRIG_DTYPE_UINT_8 && std::isfinite(t.scale) && t.scale > 0;
 }
 
-oprig_status create(const oprig_backend_context* ctx, const oprig_param* params,
-                    size_t num_params, oprig_kernel** out_kernel) {
-  *out_kernel = nullptr;
-  if (ctx == nullptr || ctx->kind != OPRIG_BACKEND_DSP) return OPRIG_STATUS_INVALID_ARGUMENT;
-  if (!oprig_dsp_available(ctx)) return OPRIG_STATUS_UNSUPPORTED;
-  const std::optional<int> mode = activation_mode(params, num_params);
-  if (!mode || *mode < 0) return OPRIG_STATUS_INVALID_ARGUMENT;  // mandatory, and one of the eight
-  auto* k = new (std::nothrow) ActivationDsp;
-  if (k == nullptr) return OPRIG_STATUS_OUT_OF_MEMORY;
-  k->ops = &oprig_activation__dsp;
-  k->ctx = ctx;
-  k->mode = *mode;
-  *out_kernel = to_handle(k);
-  return OPRIG_STATUS_OK;
+oprig_status create(const oprig_backend_context* ctx, const oprig_param* params, size_t num_params,
+                    oprig_kernel** out_kernel) {
+  return create_dsp_kernel<ActivationDsp>(ctx, &oprig_activation__dsp, out_kernel, [&](ActivationDsp& k) {
+    const std::optional<int> mode = activation_mode(params, num_params);
+    if (!mode || *mode < 0) return OPRIG_STATUS_INVALID_ARGUMENT;  // mandatory, and one of the eight
+    k.mode = *mode;
+    return OPRIG_STATUS_OK;
+  });
 }
 
 oprig_status prepare(oprig_kernel* kernel, const oprig_tensor* inputs, size_t num_inputs,

@@ -18,9 +18,9 @@
 #include <array>
 #include <bit>
 #include <cmath>
-#include <new>
 #include <optional>
 
+#include "common/dsp_kernel.hpp"
 #include "common/dsp_lut.hpp"
 #include "common/kernel.hpp"
 #include "common/quant.hpp"
@@ -52,19 +52,13 @@ bool quantised_u8(const oprig_tensor& t) {
 
 oprig_status create(const oprig_backend_context* ctx, const oprig_param* params, size_t num_params,
                     oprig_kernel** out_kernel) {
-  *out_kernel = nullptr;
-  if (ctx == nullptr || ctx->kind != OPRIG_BACKEND_DSP) return OPRIG_STATUS_INVALID_ARGUMENT;
-  if (!oprig_dsp_available(ctx)) return OPRIG_STATUS_UNSUPPORTED;
-  const std::optional<double> beta = scalar_param(params, num_params, "beta");
-  if (beta && !(std::isfinite(*beta) && *beta > 0)) return OPRIG_STATUS_INVALID_ARGUMENT;  // the spec: beta > 0
-  auto* k = new (std::nothrow) SoftmaxDsp;
-  if (k == nullptr) return OPRIG_STATUS_OUT_OF_MEMORY;
-  k->ops = &oprig_softmax__dsp;
-  k->ctx = ctx;
-  if (const auto axis = scalar_param(params, num_params, "axis")) k->axis = static_cast<int64_t>(*axis);
-  k->beta = beta.value_or(1.0);
-  *out_kernel = to_handle(k);
-  return OPRIG_STATUS_OK;
+  return create_dsp_kernel<SoftmaxDsp>(ctx, &oprig_softmax__dsp, out_kernel, [&](SoftmaxDsp& k) {
+    const std::optional<double> beta = scalar_param(params, num_params, "beta");
+    if (beta && !(std::isfinite(*beta) && *beta > 0)) return OPRIG_STATUS_INVALID_ARGUMENT;  // the spec: beta > 0
+    if (const auto axis = scalar_param(params, num_params, "axis")) k.axis = static_cast<int64_t>(*axis);
+    k.beta = beta.value_or(1.0);
+    return OPRIG_STATUS_OK;
+  });
 }
 
 oprig_status prepare(oprig_kernel* kernel, const oprig_tensor* inputs, size_t num_inputs, oprig_tensor* outputs,
