@@ -14,6 +14,10 @@ namespace oprig::opsuite {
 
 inline constexpr int kActivationModeCount = 8;
 
+// The spec's names, by index (what activation_fp64 takes).
+inline constexpr const char* kActivationModeNames[kActivationModeCount] = {
+    "RELU", "RELU6", "SIGMOID", "TANH", "GELU_ERF", "GELU_TANH", "SILU", "HARD_SWISH"};
+
 // The mode's index, or nothing / -1 as enum_param gives them (absent / not one of the eight).
 inline std::optional<int> activation_mode(const oprig_param* params, size_t num_params) {
   return enum_param(params, num_params, "mode",

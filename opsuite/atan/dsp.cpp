@@ -3,13 +3,13 @@
 // kernels do at prepare time), laid out for HVX's vlut32; execute() is HVX
 // code on the simulator through oprig_dsp.h: per 128 elements a vector load,
 // one vlut32 and seven vlut32or (oprig_dsp_lut256) and a store, predicated
-// for the tail. Its cycle count is derived in backends/dsp/cost_model.md ("Atan
+// for the tail (opsuite/common/dsp_lut.hpp, shared with Activation). Its cycle count is derived in backends/dsp/cost_model.md ("Atan
 // UINT_8").
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <new>
 
+#include "common/dsp_lut.hpp"
 #include "common/kernel.hpp"
 #include "oprig/oprig_dsp.h"
 
@@ -24,8 +24,7 @@ struct AtanDsp : KernelBase {
   double offset = 0;
   size_t elements = 0;
   bool prepared = false;
-  // Entries 0..255 laid out for vlut32 (oprig_dsp_lut256_position): two vectors.
-  alignas(OPRIG_DSP_VECTOR_BYTES) std::array<uint8_t, 256> table{};
+  DspLut256 table;
 };
 
 // q_out = clamp(round_half_away(atan(s_in*(q - z_in) + offset) / s_out) + z_out, 0, 255)
@@ -71,22 +70,12 @@ oprig_status prepare(oprig_kernel* kernel, const oprig_tensor* inputs, size_t nu
 
   out.rank = in.rank;
   std::copy(std::begin(in.dims), std::end(in.dims), std::begin(out.dims));
-  for (size_t q = 0; q < 256; ++q)
-    k->table[oprig_dsp_lut256_position(q)] =
-        quantised_atan(static_cast<int>(q), in.scale, in.zero_point, k->offset, out.scale, out.zero_point);
+  k->table.fill([&](int q) {
+    return quantised_atan(q, in.scale, in.zero_point, k->offset, out.scale, out.zero_point);
+  });
   k->elements = element_count(in);
   k->prepared = true;
   return OPRIG_STATUS_OK;
-}
-
-// The HVX program: per 128 elements a load, the lookups and a store (the
-// last, partial vector through predicated stores).
-void run_program(const uint8_t* src, uint8_t* dst, size_t n, const std::array<uint8_t, 256>& table) {
-  oprig_dsp_map(table.data(), table.size(), "the atan table");
-  const HVX_Vector low = oprig_vmem_load(table.data());
-  const HVX_Vector high = oprig_vmem_load(table.data() + OPRIG_DSP_VECTOR_BYTES);
-  for (size_t i = 0; i < n; i += OPRIG_DSP_VECTOR_BYTES)
-    oprig_dsp_store_bytes(dst + i, n - i, oprig_dsp_lut256(oprig_dsp_load_bytes(src + i, n - i), low, high));
 }
 
 oprig_status execute(oprig_kernel* kernel, const oprig_tensor* inputs, size_t num_inputs,
@@ -104,7 +93,8 @@ oprig_status execute(oprig_kernel* kernel, const oprig_tensor* inputs, size_t nu
     return OPRIG_STATUS_INVALID_ARGUMENT;
   if (const oprig_status s = oprig_dsp_begin(k->ctx); s != OPRIG_STATUS_OK) return s;
   if (n > 0)
-    run_program(static_cast<const uint8_t*>(inputs[0].data), static_cast<uint8_t*>(outputs[0].data), n, k->table);
+    run_dsp_lut256(static_cast<const uint8_t*>(inputs[0].data), static_cast<uint8_t*>(outputs[0].data), n, k->table,
+                   "the atan table");
   return oprig_dsp_end(info);
 }
 
@@ -116,7 +106,7 @@ oprig_status cost(const oprig_kernel* kernel, oprig_cost* out_cost) {
   const auto* k = from_handle<AtanDsp>(kernel);
   if (!k->prepared) return OPRIG_STATUS_INVALID_ARGUMENT;
   out_cost->flops = 0;
-  out_cost->bytes_read = k->elements + k->table.size();
+  out_cost->bytes_read = k->elements + k->table.bytes.size();
   out_cost->bytes_written = k->elements;
   return OPRIG_STATUS_OK;
 }
