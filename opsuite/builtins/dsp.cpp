@@ -5,7 +5,9 @@
 // UINT_8, INT_8 and BOOL_8, and QuantizedArithmetic (NNAPI's requantisation:
 // codes widened to 32-bit lanes, offset, shifted left, scaled with gemmlowp's
 // SaturatingRoundingDoublingHighMul and RoundingDivideByPOT in HVX
-// instructions, clamped and narrowed back). Quantised comparisons
+// instructions, clamped and narrowed back). Slice of every element type is
+// a byte copy: its box as a CopyPlan (slice_plan.hpp) run by the shared
+// strided copy of common/dsp_byte_copy.hpp. Quantised comparisons
 // compare real values, fp32 products the DSP cannot form: prepare() does
 // that arithmetic on the host, as the runtime does, and turns it into
 // tables: for each code of a, how many codes of b have a smaller real value
@@ -21,9 +23,13 @@
 #include <cstring>
 #include <new>
 
+#include <vector>
+
+#include "common/dsp_byte_copy.hpp"
 #include "common/dsp_quant_arith.hpp"
 #include "node.hpp"
 #include "oprig/oprig_dsp.h"
+#include "slice_plan.hpp"
 
 struct oprig_kernel {
   oprig::builtins::Node node;
@@ -33,6 +39,9 @@ struct oprig_kernel {
   // (oprig_dsp_lut256_position): the thresholds lo and hi (0..256) as
   // min(t, 255) in b's code domain, and whether t is 256.
   alignas(128) uint8_t lo_code[256], lo_all[256], hi_code[256], hi_all[256];
+  // Slice, from resolve_shapes(): the box as a byte copy (slice_plan.hpp).
+  oprig::opsuite::CopyPlan slice_plan;
+  std::vector<oprig::opsuite::DspCopyTarget> slice_targets;
 };
 
 namespace oprig::builtins {
@@ -266,6 +275,15 @@ void run_cast(const oprig_kernel& k, const oprig_tensor* in, uint8_t* y) {
   }
 }
 
+// Slice: the shared strided byte copy (common/dsp_byte_copy.hpp); any
+// element type, a copy does not look at the values.
+oprig_status run_slice(const oprig_kernel& k, const oprig_tensor* in, uint8_t* y) {
+  const std::byte* source = static_cast<const std::byte*>(in[0].data);
+  std::byte* destination = reinterpret_cast<std::byte*>(y);
+  return opsuite::dsp_copy_plan(k.slice_plan, k.slice_targets, &source, 1, &destination) ? OPRIG_STATUS_OK
+                                                                                         : OPRIG_STATUS_INTERNAL;
+}
+
 void run_quant_arithmetic(const oprig_kernel& k, const oprig_tensor* in, uint8_t* y) {
   const Node& n = k.node;
   const bool is_signed = n.in_dtype == OPRIG_DTYPE_INT_8;
@@ -297,7 +315,8 @@ oprig_status prepare(oprig_kernel* k, const oprig_tensor* inputs, size_t num_inp
                      size_t num_outputs) {
   if (k == nullptr) return OPRIG_STATUS_INVALID_ARGUMENT;
   Node& n = k->node;
-  if (n.op == Op::kSlice || n.op == Op::kFullyConnected) return OPRIG_STATUS_UNSUPPORTED;  // opencl and vulkan only
+  if (n.op == Op::kSlice) return plan_slice(&n, inputs, num_inputs, outputs, num_outputs);
+  if (n.op == Op::kFullyConnected) return OPRIG_STATUS_UNSUPPORTED;  // opencl and vulkan only
   const oprig_status st = plan_node(&n, inputs, num_inputs, outputs, num_outputs);
   if (st != OPRIG_STATUS_OK) return st;
   const auto is_float = [](uint32_t t) { return t == OPRIG_DTYPE_FLOAT_32 || t == OPRIG_DTYPE_FLOAT_16; };
@@ -318,6 +337,7 @@ oprig_status execute(oprig_kernel* k, const oprig_tensor* inputs, size_t num_inp
       num_outputs != 1 || num_inputs < 1)
     return OPRIG_STATUS_INVALID_ARGUMENT;
   const Node& n = k->node;
+  if (n.op == Op::kSlice && !n.slice.resolved) return OPRIG_STATUS_INVALID_ARGUMENT;
   if (n.count == 0) return OPRIG_STATUS_OK;
   for (size_t i = 0; i < num_inputs; ++i)
     if (inputs[i].data == nullptr) return OPRIG_STATUS_INVALID_ARGUMENT;
@@ -330,16 +350,37 @@ oprig_status execute(oprig_kernel* k, const oprig_tensor* inputs, size_t num_inp
     case Op::kLogicalNot: run_logical(*k, inputs, y); break;
     case Op::kCast: run_cast(*k, inputs, y); break;
     case Op::kQuantizedArithmetic: run_quant_arithmetic(*k, inputs, y); break;
-    default: return OPRIG_STATUS_UNSUPPORTED;  // Slice and FullyConnected: not registered for dsp
+    case Op::kSlice:
+      if (const oprig_status s = run_slice(*k, inputs, y); s != OPRIG_STATUS_OK) {
+        oprig_dsp_end(info);
+        return s;
+      }
+      break;
+    default:
+      oprig_dsp_end(info);
+      return OPRIG_STATUS_UNSUPPORTED;  // FullyConnected: not registered for dsp
   }
   return oprig_dsp_end(info);
+}
+
+oprig_status resolve_shapes(oprig_kernel* k, const oprig_tensor* inputs, size_t num_inputs, oprig_tensor* outputs,
+                            size_t num_outputs) {
+  if (k == nullptr || k->node.op != Op::kSlice) return OPRIG_STATUS_INVALID_ARGUMENT;
+  if (const oprig_status st = resolve_slice(&k->node, inputs, num_inputs, outputs, num_outputs); st != OPRIG_STATUS_OK)
+    return st;
+  k->slice_plan = slice_copy_plan(k->node);
+  if (!opsuite::dsp_copy_targets(k->slice_plan, &k->slice_targets)) {
+    k->node.slice.resolved = false;
+    return OPRIG_STATUS_INTERNAL;
+  }
+  return OPRIG_STATUS_OK;
 }
 
 void destroy(oprig_kernel* k) { delete k; }
 
 const oprig_implementation_v1 kImplementation = {
     OPRIG_ABI_VERSION, sizeof(oprig_implementation_v1), OPRIG_BACKEND_DSP, create, prepare, execute, destroy,
-    nullptr, nullptr, {}};
+    nullptr, resolve_shapes, {}};
 
 }  // namespace
 }  // namespace oprig::builtins

@@ -19,7 +19,7 @@ constexpr uint32_t kBackends = 0
                                | OPRIG_BACKEND_BIT(OPRIG_BACKEND_DSP)
 #endif
     ;
-// Slice and FullyConnected have opencl and vulkan kernels only.
+// FullyConnected has opencl and vulkan kernels only.
 constexpr uint32_t kGpuBackends = kBackends & ~OPRIG_BACKEND_BIT(OPRIG_BACKEND_DSP);
 
 const char* const kOperation[] = {"operation", nullptr};
@@ -32,7 +32,7 @@ const oprig_op_registration_v1 kOps[] = {
     {"LogicalNot", kBackends, 1, 1, nullptr, {}},
     {"Cast", kBackends, 1, 1, nullptr, {}},
     {"QuantizedArithmetic", kBackends, 2, 1, kArithmetic, {}},
-    {"Slice", kGpuBackends, 3, 1, nullptr, {}},
+    {"Slice", kBackends, 3, 1, nullptr, {}},
     {"FullyConnected", kGpuBackends, 3, 1, kActivation, {}},
 };
 
