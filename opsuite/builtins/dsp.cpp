@@ -5,7 +5,7 @@
 // UINT_8, INT_8 and BOOL_8, and QuantizedArithmetic (NNAPI's requantisation:
 // codes widened to 32-bit lanes, offset, shifted left, scaled with gemmlowp's
 // SaturatingRoundingDoublingHighMul and RoundingDivideByPOT in HVX
-// instructions, clamped and narrowed back). Slice of every element type is
+// instructions, clamped and narrowed back). Slice of the integer types is
 // a byte copy: its box as a CopyPlan (slice_plan.hpp) run by the shared
 // strided copy of common/dsp_byte_copy.hpp. Quantised comparisons
 // compare real values, fp32 products the DSP cannot form: prepare() does
@@ -275,8 +275,8 @@ void run_cast(const oprig_kernel& k, const oprig_tensor* in, uint8_t* y) {
   }
 }
 
-// Slice: the shared strided byte copy (common/dsp_byte_copy.hpp); any
-// element type, a copy does not look at the values.
+// Slice: the shared strided byte copy (common/dsp_byte_copy.hpp); a copy
+// does not look at the values, so one kernel serves every element size.
 oprig_status run_slice(const oprig_kernel& k, const oprig_tensor* in, uint8_t* y) {
   const std::byte* source = static_cast<const std::byte*>(in[0].data);
   std::byte* destination = reinterpret_cast<std::byte*>(y);
@@ -315,7 +315,12 @@ oprig_status prepare(oprig_kernel* k, const oprig_tensor* inputs, size_t num_inp
                      size_t num_outputs) {
   if (k == nullptr) return OPRIG_STATUS_INVALID_ARGUMENT;
   Node& n = k->node;
-  if (n.op == Op::kSlice) return plan_slice(&n, inputs, num_inputs, outputs, num_outputs);
+  if (n.op == Op::kSlice) {
+    if (inputs != nullptr && num_inputs > 0 &&
+        (inputs[0].dtype == OPRIG_DTYPE_FLOAT_32 || inputs[0].dtype == OPRIG_DTYPE_FLOAT_16))
+      return OPRIG_STATUS_UNSUPPORTED;  // the dsp backend holds no float tensors
+    return plan_slice(&n, inputs, num_inputs, outputs, num_outputs);
+  }
   if (n.op == Op::kFullyConnected) return OPRIG_STATUS_UNSUPPORTED;  // opencl and vulkan only
   const oprig_status st = plan_node(&n, inputs, num_inputs, outputs, num_outputs);
   if (st != OPRIG_STATUS_OK) return st;

@@ -6,8 +6,9 @@
 // SLICE's errors where the host refuses its begin and size, a begin computed
 // on the device, an input of unknown rank, a requantising CONCATENATION
 // kept on the host, and every case against the host kernels. Of these the
-// dsp runs only a UINT_8 CONCATENATION (Concat's dsp kernel, UINT_8 as its
-// spec declares); its other cases check the fallback.
+// dsp runs SLICE of its integer types (a byte copy) and a UINT_8
+// CONCATENATION (Concat's dsp kernel, UINT_8 as its spec declares); its
+// other cases check the fallback.
 #include <cmath>
 #include <limits>
 
@@ -156,9 +157,18 @@ TEST_P(BuiltinKernels, SliceCopiesTheBox) {
            {{1, 0, 1}, {1, 3, 2}}, {{0, 2, 3}, {-1, 1, -1}}, {{0, 0, 0}, {2, 3, 4}}, {{1, 1, 1}, {1, 0, 2}}}) {
     const HostTensor b = tensor<int32_t>(kI32, {3}, begin), s = tensor<int32_t>(kI32, {3}, size);
     run(slice(kF16, dims), {tensor<uint16_t>(kF16, dims, h), b, s}, gpu(GetParam()));
-    run(slice(kQA8, dims, {0.5f, 7}), {tensor<uint8_t>(kQA8, dims, q), b, s}, gpu(GetParam()));
-    run(slice(kI32, dims), {tensor<int32_t>(kI32, dims, n), b, s}, gpu(GetParam()));
+    run(slice(kQA8, dims, {0.5f, 7}), {tensor<uint8_t>(kQA8, dims, q), b, s}, true);
+    run(slice(kI32, dims), {tensor<int32_t>(kI32, dims, n), b, s}, true);
   }
+  // Rank 4 (the dsp copies one block per index of the first dimension), INT_8
+  // rows longer than a 128-byte vector.
+  const std::vector<int64_t> dims4 = {3, 2, 5, 40};
+  std::vector<int8_t> s8(1200);
+  for (size_t i = 0; i < s8.size(); ++i) s8[i] = static_cast<int8_t>(i * 7 % 256);
+  for (const auto& [begin, size] : std::vector<std::pair<std::vector<int32_t>, std::vector<int32_t>>>{
+           {{1, 0, 1, 3}, {2, 2, 3, 37}}, {{0, 1, 0, 0}, {3, 1, -1, -1}}, {{2, 1, 4, 39}, {1, 1, 1, 1}}})
+    run(slice(kQAS8, dims4, {0.5f, -3}),
+        {tensor<int8_t>(kQAS8, dims4, s8), tensor<int32_t>(kI32, {4}, begin), tensor<int32_t>(kI32, {4}, size)}, true);
 }
 
 TEST_P(BuiltinKernels, SliceRefusesWhatTheHostRefuses) {
