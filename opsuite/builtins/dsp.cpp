@@ -7,7 +7,9 @@
 // SaturatingRoundingDoublingHighMul and RoundingDivideByPOT in HVX
 // instructions, clamped and narrowed back). Slice of the integer types is
 // a byte copy: its box as a CopyPlan (slice_plan.hpp) run by the shared
-// strided copy of common/dsp_byte_copy.hpp. Quantised comparisons
+// strided copy of common/dsp_byte_copy.hpp. Quantised FullyConnected is
+// MatMul's vrmpy product (common/dsp_quant_gemm.hpp) with the INT_32 bias
+// folded into its column biases. Quantised comparisons
 // compare real values, fp32 products the DSP cannot form: prepare() does
 // that arithmetic on the host, as the runtime does, and turns it into
 // tables: for each code of a, how many codes of b have a smaller real value
@@ -26,6 +28,7 @@
 #include <vector>
 
 #include "common/dsp_byte_copy.hpp"
+#include "common/dsp_quant_gemm.hpp"
 #include "common/dsp_quant_arith.hpp"
 #include "node.hpp"
 #include "oprig/oprig_dsp.h"
@@ -42,6 +45,8 @@ struct oprig_kernel {
   // Slice, from resolve_shapes(): the box as a byte copy (slice_plan.hpp).
   oprig::opsuite::CopyPlan slice_plan;
   std::vector<oprig::opsuite::DspCopyTarget> slice_targets;
+  // Quantised FullyConnected: the shared vrmpy product (weights w[units][depth]).
+  oprig::opsuite::DspQuantGemm gemm;
 };
 
 namespace oprig::builtins {
@@ -284,6 +289,49 @@ oprig_status run_slice(const oprig_kernel& k, const oprig_tensor* in, uint8_t* y
                                                                                          : OPRIG_STATUS_INTERNAL;
 }
 
+// Quantised FullyConnected: the weights (and the INT_32 bias, into the
+// column biases) packed every execute, as they may be computed, then the
+// batch rows kDspGemmRows at a time (common/dsp_quant_gemm.hpp).
+void run_fully_connected(oprig_kernel& k, const oprig_tensor* in, uint8_t* y) {
+  const Node& n = k.node;
+  opsuite::dsp_quant_gemm_map(k.gemm);
+  opsuite::dsp_quant_gemm_pack(k.gemm, static_cast<const uint8_t*>(in[1].data), static_cast<const int32_t*>(in[2].data));
+  const opsuite::DspGemmTail tail = opsuite::dsp_gemm_tail(k.gemm);
+  const auto* x = static_cast<const uint8_t*>(in[0].data);
+  const auto batch = static_cast<size_t>(n.fc.batch), units = static_cast<size_t>(n.fc.units),
+             depth = static_cast<size_t>(n.fc.depth);
+  for (size_t m0 = 0; m0 < batch; m0 += opsuite::kDspGemmRows) {
+    const size_t rows = std::min(opsuite::kDspGemmRows, batch - m0);
+    const uint8_t* x_rows[opsuite::kDspGemmRows];
+    uint8_t* y_rows[opsuite::kDspGemmRows];
+    for (size_t r = 0; r < rows; ++r) {
+      x_rows[r] = x + (m0 + r) * depth;
+      y_rows[r] = y + (m0 + r) * units;
+    }
+    opsuite::dsp_quant_gemm_rows(k.gemm, x_rows, rows, 1, y_rows, tail);
+  }
+}
+
+// The product of a quantised FullyConnected: NNAPI's rule (the host kernel,
+// runtime/graph/kernels_fully_connected.cpp) with UINT_8 weights packed as
+// INT_8 (sign bit flipped, zero point - 128: the same differences).
+void plan_gemm(oprig_kernel& k) {
+  const Node& n = k.node;
+  opsuite::DspQuantGemm& g = k.gemm;
+  const bool is_signed = n.in_dtype == OPRIG_DTYPE_INT_8;
+  g.n = static_cast<size_t>(n.fc.units);
+  g.k = static_cast<size_t>(n.fc.depth);
+  g.z_a = -n.fc.x_offset;
+  g.z_w = -n.fc.w_offset - (is_signed ? 0 : 128);
+  g.z_out = n.fc.out_offset;
+  g.signed_a = is_signed;
+  g.transpose_b = true;
+  g.flip_w = !is_signed;
+  g.multiplier = n.fc.multiplier;
+  g.range = n.fc.range;
+  opsuite::dsp_quant_gemm_size(g);
+}
+
 void run_quant_arithmetic(const oprig_kernel& k, const oprig_tensor* in, uint8_t* y) {
   const Node& n = k.node;
   const bool is_signed = n.in_dtype == OPRIG_DTYPE_INT_8;
@@ -321,7 +369,17 @@ oprig_status prepare(oprig_kernel* k, const oprig_tensor* inputs, size_t num_inp
       return OPRIG_STATUS_UNSUPPORTED;  // the dsp backend holds no float tensors
     return plan_slice(&n, inputs, num_inputs, outputs, num_outputs);
   }
-  if (n.op == Op::kFullyConnected) return OPRIG_STATUS_UNSUPPORTED;  // opencl and vulkan only
+  if (n.op == Op::kFullyConnected) {
+    if (const oprig_status st = plan_fully_connected(&n, inputs, num_inputs, outputs, num_outputs);
+        st != OPRIG_STATUS_OK)
+      return st;
+    if (!n.quantised) {
+      n.prepared = false;
+      return OPRIG_STATUS_UNSUPPORTED;  // no float on the DSP
+    }
+    plan_gemm(*k);
+    return OPRIG_STATUS_OK;
+  }
   const oprig_status st = plan_node(&n, inputs, num_inputs, outputs, num_outputs);
   if (st != OPRIG_STATUS_OK) return st;
   const auto is_float = [](uint32_t t) { return t == OPRIG_DTYPE_FLOAT_32 || t == OPRIG_DTYPE_FLOAT_16; };
@@ -361,9 +419,7 @@ oprig_status execute(oprig_kernel* k, const oprig_tensor* inputs, size_t num_inp
         return s;
       }
       break;
-    default:
-      oprig_dsp_end(info);
-      return OPRIG_STATUS_UNSUPPORTED;  // FullyConnected: not registered for dsp
+    case Op::kFullyConnected: run_fully_connected(*k, inputs, y); break;
   }
   return oprig_dsp_end(info);
 }

@@ -19,8 +19,8 @@ constexpr uint32_t kBackends = 0
                                | OPRIG_BACKEND_BIT(OPRIG_BACKEND_DSP)
 #endif
     ;
-// FullyConnected has opencl and vulkan kernels only.
-constexpr uint32_t kGpuBackends = kBackends & ~OPRIG_BACKEND_BIT(OPRIG_BACKEND_DSP);
+// Every op on every backend built; on dsp the kernels refuse float tensors
+// at prepare (FullyConnected runs quantised only, Slice the integer types).
 
 const char* const kOperation[] = {"operation", nullptr};
 const char* const kArithmetic[] = {"operation", "fused_activation", nullptr};
@@ -33,7 +33,7 @@ const oprig_op_registration_v1 kOps[] = {
     {"Cast", kBackends, 1, 1, nullptr, {}},
     {"QuantizedArithmetic", kBackends, 2, 1, kArithmetic, {}},
     {"Slice", kBackends, 3, 1, nullptr, {}},
-    {"FullyConnected", kGpuBackends, 3, 1, kActivation, {}},
+    {"FullyConnected", kBackends, 3, 1, kActivation, {}},
 };
 
 const oprig_implementation_location_v1 kImplementations[] = {

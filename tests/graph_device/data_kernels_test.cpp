@@ -6,7 +6,8 @@
 // SLICE's errors where the host refuses its begin and size, a begin computed
 // on the device, an input of unknown rank, a requantising CONCATENATION
 // kept on the host, and every case against the host kernels. Of these the
-// dsp runs SLICE of its integer types (a byte copy) and a UINT_8
+// dsp runs SLICE of its integer types (a byte copy), the quantised
+// FULLY_CONNECTED (MatMul's vrmpy product) and a UINT_8
 // CONCATENATION (Concat's dsp kernel, UINT_8 as its spec declares); its
 // other cases check the fallback.
 #include <cmath>
@@ -93,9 +94,9 @@ TEST_P(BuiltinKernels, QuantisedFullyConnectedRequantises) {
   const Quant q{0.5f, 128};
   const std::vector<HostTensor> in = {tensor<uint8_t>(kQA8, {1, 2}, {130, 132}), tensor<uint8_t>(kQA8, {1, 2}, {134, 126}),
                                       tensor<int32_t>(kI32, {1}, {4})};
-  EXPECT_EQ(values<uint8_t>(run(fc(kQA8, {1, 2}, {1, 2}, 0, q, q, {1.0f, 0}), in, gpu(GetParam()))),
+  EXPECT_EQ(values<uint8_t>(run(fc(kQA8, {1, 2}, {1, 2}, 0, q, q, {1.0f, 0}), in, true)),
             (std::vector<uint8_t>{2}));
-  EXPECT_EQ(values<uint8_t>(run(fc(kQA8, {1, 2}, {1, 2}, 0, q, q, {0.1f, 3}), in, gpu(GetParam()))),
+  EXPECT_EQ(values<uint8_t>(run(fc(kQA8, {1, 2}, {1, 2}, 0, q, q, {0.1f, 3}), in, true)),
             (std::vector<uint8_t>{23}));
 }
 
@@ -126,12 +127,25 @@ TEST_P(BuiltinKernels, FullyConnectedMatchesTheHost) {
     for (int32_t act = 0; act <= 3; ++act) {
       run(fc(kQA8, {3, 8}, {2, 8}, act, {0.3f, 100}, {0.7f, 130}, y),
           {tensor<uint8_t>(kQA8, {3, 8}, qx), tensor<uint8_t>(kQA8, {2, 8}, qw), tensor<int32_t>(kI32, {2}, {-5000, 777})},
-          gpu(GetParam()));
+          true);
       std::vector<int8_t> sx(qx.begin(), qx.end()), sw(qw.begin(), qw.end());
       run(fc(kQAS8, {3, 8}, {2, 8}, act, {0.3f, -28}, {0.7f, 2}, {y.scale, y.zero_point - 128}),
           {tensor<int8_t>(kQAS8, {3, 8}, sx), tensor<int8_t>(kQAS8, {2, 8}, sw), tensor<int32_t>(kI32, {2}, {-5000, 777})},
-          gpu(GetParam()));
+          true);
     }
+  // More rows than the dsp's register tile (6), more units than a vector's
+  // 128 columns, a depth that is not a multiple of 4.
+  std::vector<uint8_t> bx(7 * 13), bw(130 * 13);
+  std::vector<int32_t> bb(130);
+  for (size_t i = 0; i < bx.size(); ++i) bx[i] = static_cast<uint8_t>(i * 53 % 256);
+  for (size_t i = 0; i < bw.size(); ++i) bw[i] = static_cast<uint8_t>(i * 91 % 256);
+  for (size_t i = 0; i < bb.size(); ++i) bb[i] = static_cast<int32_t>(i * 977 % 20000) - 10000;
+  run(fc(kQA8, {7, 13}, {130, 13}, 1, {0.05f, 120}, {0.02f, 140}, {2.0f, 100}),
+      {tensor<uint8_t>(kQA8, {7, 13}, bx), tensor<uint8_t>(kQA8, {130, 13}, bw), tensor<int32_t>(kI32, {130}, bb)}, true);
+  const std::vector<int8_t> sbx(bx.begin(), bx.end()), sbw(bw.begin(), bw.end());
+  run(fc(kQAS8, {7, 13}, {130, 13}, 0, {0.05f, -8}, {0.02f, 12}, {2.0f, -28}),
+      {tensor<int8_t>(kQAS8, {7, 13}, sbx), tensor<int8_t>(kQAS8, {130, 13}, sbw), tensor<int32_t>(kI32, {130}, bb)},
+      true);
 }
 
 TEST_P(BuiltinKernels, SliceCopiesTheBox) {
