@@ -112,7 +112,10 @@ inline void dsp_quant_gemm_pack(DspQuantGemm& g, const uint8_t* w, const int32_t
     }
     // bias = K z_a z_w - z_a * column sums (+ column_bias).
     const HVX_Vector za = Q6_V_vsplat_R(g.z_a);
-    const HVX_Vector constant = Q6_V_vsplat_R(static_cast<int32_t>(k_size) * g.z_a * g.z_w);
+    // Wrapping like the vector sums (no signed overflow on the host for a deep K).
+    const HVX_Vector constant = Q6_V_vsplat_R(static_cast<int32_t>(static_cast<uint32_t>(k_size) *
+                                                                   static_cast<uint32_t>(g.z_a) *
+                                                                   static_cast<uint32_t>(g.z_w)));
     for (size_t j = 0; j < 4; ++j) {
       HVX_Vector sums = zero;
       for (size_t quad = 0; quad < g.quads; ++quad)
