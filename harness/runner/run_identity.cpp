@@ -11,12 +11,22 @@ namespace {
 std::string shown(const nlohmann::json& value) {
   if (value.is_null()) return "(none)";
   if (value.is_string()) return value.get<std::string>().empty() ? "(none)" : value.get<std::string>();
-  if (value.is_array() && !value.empty() && value.front().is_string()) {
+  if (value.is_array() && !value.empty() &&
+      std::all_of(value.begin(), value.end(), [](const nlohmann::json& v) { return v.is_string(); })) {
     std::string text;
     for (const auto& v : value) text += (text.empty() ? "" : ",") + v.get<std::string>();
     return text;
   }
   return value.dump();
+}
+
+// A package entry's field as text; run.json comes from disk, so an entry
+// may be no object and a field no string (then its JSON, never an exception).
+std::string package_field(const nlohmann::json& entry, const char* key) {
+  if (!entry.is_object()) return entry.dump();
+  const auto it = entry.find(key);
+  if (it == entry.end()) return "";
+  return it->is_string() ? it->get<std::string>() : it->dump();
 }
 
 // Keys that follow from the rest (the planned and selected cases, their
@@ -81,11 +91,12 @@ std::vector<std::string> identity_differences(const nlohmann::json& before, cons
         const nlohmann::json a = i < old.size() ? old[i] : nlohmann::json::object();
         const nlohmann::json b = i < value.size() ? value[i] : nlohmann::json::object();
         if (a == b) continue;
-        if (a.value("path", "") != b.value("path", ""))
-          out.push_back("package: " + shown(a.value("path", "")) + " before, " + shown(b.value("path", "")) + " now");
+        const std::string path_a = package_field(a, "path"), path_b = package_field(b, "path");
+        if (path_a != path_b)
+          out.push_back("package: " + shown(path_a) + " before, " + shown(path_b) + " now");
         else
-          out.push_back("package " + b.value("path", "") + ": content changed (SHA-256 " + a.value("sha256", "") +
-                        " before, " + b.value("sha256", "") + " now)");
+          out.push_back("package " + path_b + ": content changed (SHA-256 " + package_field(a, "sha256") +
+                        " before, " + package_field(b, "sha256") + " now)");
       }
       continue;
     }

@@ -347,9 +347,16 @@ class UdoReader {
       warn(node, "no data_type: the SNPE tools assume FLOAT_32");
       tensor.datatypes = {DataType::kFloat32};
     }
+    // The writer gives a backend-specific tensor without per-core types no
+    // data_type of its own: one beside such an extension is the unknown field
+    // of a file that had both keys, kept as one again.
+    const bool data_type_kept = ext.datatypes && !per_core_node.present() && type_node.present() &&
+                                *ext.datatypes == std::vector<DataType>{DataType::kBackendSpecific};
+    if (data_type_kept) unknown_key(type_node, "data_type", tensor.unknown_fields, true);
     if (ext.datatypes) {
       bool open = tensor.datatypes.size() == 1 && tensor.datatypes[0] == DataType::kBackendSpecific;
-      if (!tensor.datatypes.empty() && !open && !ext.datatypes->empty() && tensor.datatypes[0] != (*ext.datatypes)[0])
+      if (!data_type_kept && !tensor.datatypes.empty() && !open && !ext.datatypes->empty() &&
+          tensor.datatypes[0] != (*ext.datatypes)[0])
         warn(type_node.present() ? type_node : node,
              "disagrees with oprig_extension.datatypes, which is used (was the file edited by hand?)");
       tensor.datatypes = *ext.datatypes;
