@@ -19,9 +19,10 @@
 // store: the simulated machine's load/store bandwidth (cost_model.md,
 // "Concat, Split, Crop UINT_8").
 //
-// The spec declares UINT_8 on DSP for the three ops and every input and
-// output shares one quantisation (byte_plan.hpp refuses others): the copy
-// is exact, no requantisation. Compiled in the dsp library only.
+// The specs declare UINT_8 (Concat also INT_8) on DSP for the three ops and
+// every input and output shares one quantisation (byte_plan.hpp refuses
+// others): the copy is exact, no requantisation; 8-bit codes of either sign
+// are bytes to it. Compiled in the dsp library only.
 #pragma once
 
 #include <algorithm>
@@ -258,14 +259,14 @@ struct DspCopyOp {
     });
   }
 
-  // UINT_8 only, what the spec declares for DSP; the op's checks and shapes.
+  // 8-bit codes only, what the specs declare for DSP; the op's checks and shapes.
   static oprig_status prepare(oprig_kernel* kernel, const oprig_tensor* inputs, size_t num_inputs,
                               oprig_tensor* outputs, size_t num_outputs) {
     auto* k = from_handle<DspCopyKernel>(kernel);
     k->prepared = false;
     if (inputs == nullptr || outputs == nullptr) return OPRIG_STATUS_INVALID_ARGUMENT;
     for (size_t i = 0; i < num_inputs; ++i)
-      if (inputs[i].dtype != OPRIG_DTYPE_UINT_8) return OPRIG_STATUS_UNSUPPORTED;
+      if (inputs[i].dtype != OPRIG_DTYPE_UINT_8 && inputs[i].dtype != OPRIG_DTYPE_INT_8) return OPRIG_STATUS_UNSUPPORTED;
     if (const oprig_status st = k->layout->plan(inputs, num_inputs, outputs, num_outputs, &k->plan);
         st != OPRIG_STATUS_OK)
       return st;
