@@ -325,6 +325,11 @@ class UdoReader {
     }
     tensor.shape.rank = scalar ? Rank::kScalar : Rank::kND;
 
+    // The writer gives a backend-specific tensor without per-core types no
+    // data_type of its own: one beside such an extension is the unknown field
+    // of a file that had both keys (whatever its value), kept as one again.
+    const bool data_type_kept = ext.datatypes && !per_core_node.present() && type_node.present() &&
+                                *ext.datatypes == std::vector<DataType>{DataType::kBackendSpecific};
     if (per_core_node.present()) {
       tensor.datatypes = {DataType::kBackendSpecific};
       if (!per_core_node->is_object() || per_core_node->empty()) {
@@ -341,18 +346,14 @@ class UdoReader {
         warn(type_node, "beside per_core_data_types: the SNPE tools use per_core_data_types for the cores it names");
         unknown_key(type_node, "data_type", tensor.unknown_fields, true);
       }
+    } else if (data_type_kept) {
+      unknown_key(type_node, "data_type", tensor.unknown_fields, true);
     } else if (type_node.present()) {
       tensor.datatypes = datatypes_of(type_node, false, false);
     } else if (!ext.datatypes) {
       warn(node, "no data_type: the SNPE tools assume FLOAT_32");
       tensor.datatypes = {DataType::kFloat32};
     }
-    // The writer gives a backend-specific tensor without per-core types no
-    // data_type of its own: one beside such an extension is the unknown field
-    // of a file that had both keys, kept as one again.
-    const bool data_type_kept = ext.datatypes && !per_core_node.present() && type_node.present() &&
-                                *ext.datatypes == std::vector<DataType>{DataType::kBackendSpecific};
-    if (data_type_kept) unknown_key(type_node, "data_type", tensor.unknown_fields, true);
     if (ext.datatypes) {
       bool open = tensor.datatypes.size() == 1 && tensor.datatypes[0] == DataType::kBackendSpecific;
       if (!data_type_kept && !tensor.datatypes.empty() && !open && !ext.datatypes->empty() &&
