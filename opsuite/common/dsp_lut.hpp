@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "common/dsp_kernel.hpp"
 #include "common/kernel.hpp"
 #include "oprig/oprig_dsp.h"
 
@@ -63,9 +64,6 @@ oprig_status prepare_dsp_lut(DspLutKernel& k, const oprig_tensor* inputs, size_t
   if (in.rank > OPRIG_MAX_RANK) return OPRIG_STATUS_INVALID_ARGUMENT;
   for (uint32_t d = 0; d < in.rank; ++d)
     if (in.dims[d] < 0) return OPRIG_STATUS_INVALID_ARGUMENT;
-  const auto quantised_u8 = [](const oprig_tensor& t) {
-    return t.dtype == OPRIG_DTYPE_UINT_8 && std::isfinite(t.scale) && t.scale > 0;
-  };
   if (!quantised_u8(in) || !quantised_u8(out)) return OPRIG_STATUS_UNSUPPORTED;
   out.rank = in.rank;
   std::copy(std::begin(in.dims), std::end(in.dims), std::begin(out.dims));
@@ -78,18 +76,8 @@ oprig_status prepare_dsp_lut(DspLutKernel& k, const oprig_tensor* inputs, size_t
 inline oprig_status execute_dsp_lut(DspLutKernel& k, const oprig_tensor* inputs, size_t num_inputs,
                                     const oprig_tensor* outputs, size_t num_outputs, oprig_execute_info* info,
                                     const char* table_name) {
-  if (info != nullptr) info->dsp_cycles = 0;
-  if (!k.prepared) return OPRIG_STATUS_INVALID_ARGUMENT;
-  if (num_inputs != 1 || num_outputs != 1 || inputs == nullptr || outputs == nullptr || info == nullptr)
-    return OPRIG_STATUS_INVALID_ARGUMENT;
-  const size_t n = k.elements;
-  if (element_count(inputs[0]) != n || element_count(outputs[0]) != n) return OPRIG_STATUS_INVALID_ARGUMENT;
-  if (n > 0 && (inputs[0].data == nullptr || outputs[0].data == nullptr)) return OPRIG_STATUS_INVALID_ARGUMENT;
-  if (const oprig_status s = oprig_dsp_begin(k.ctx); s != OPRIG_STATUS_OK) return s;
-  if (n > 0)
-    run_dsp_lut256(static_cast<const uint8_t*>(inputs[0].data), static_cast<uint8_t*>(outputs[0].data), n, k.table,
-                   table_name);
-  return oprig_dsp_end(info);
+  return execute_dsp_unary(k.ctx, k.prepared, k.elements, k.elements, inputs, num_inputs, outputs, num_outputs, info,
+                           [&](const uint8_t* src, uint8_t* dst) { run_dsp_lut256(src, dst, k.elements, k.table, table_name); });
 }
 
 // A table lookup does no floating-point arithmetic at execute: flops 0. Bytes:

@@ -302,19 +302,8 @@ class Program {
 oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t num_inputs, const oprig_tensor* outputs,
                      size_t num_outputs, oprig_execute_info* info) {
   auto* k = from_handle<Pool2DDsp>(handle);
-  if (info != nullptr) info->dsp_cycles = 0;
-  if (!k->prepared || num_inputs != 1 || num_outputs != 1 || inputs == nullptr || outputs == nullptr ||
-      info == nullptr)
-    return OPRIG_STATUS_INVALID_ARGUMENT;
-  if (element_count(inputs[0]) != static_cast<size_t>(k->input_elements()) ||
-      element_count(outputs[0]) != static_cast<size_t>(k->output_elements()))
-    return OPRIG_STATUS_INVALID_ARGUMENT;
-  const bool work = k->output_elements() > 0;
-  if (work && (inputs[0].data == nullptr || outputs[0].data == nullptr)) return OPRIG_STATUS_INVALID_ARGUMENT;
-  if (const oprig_status s = oprig_dsp_begin(k->ctx); s != OPRIG_STATUS_OK) return s;
-  if (work)
-    Program(*k, static_cast<const uint8_t*>(inputs[0].data), static_cast<uint8_t*>(outputs[0].data)).run();
-  return oprig_dsp_end(info);
+  return execute_dsp_unary(k->ctx, k->prepared, static_cast<size_t>(k->input_elements()), static_cast<size_t>(k->output_elements()), inputs, num_inputs, outputs, num_outputs, info,
+                           [&](const uint8_t* src, uint8_t* dst) { Program(*k, src, dst).run(); });
 }
 
 void destroy(oprig_kernel* handle) { delete from_handle<Pool2DDsp>(handle); }

@@ -46,10 +46,6 @@ struct SoftmaxDsp : KernelBase {
   int32_t out_zero_point = 0;
 };
 
-bool quantised_u8(const oprig_tensor& t) {
-  return t.dtype == OPRIG_DTYPE_UINT_8 && std::isfinite(t.scale) && t.scale > 0;
-}
-
 oprig_status create(const oprig_backend_context* ctx, const oprig_param* params, size_t num_params,
                     oprig_kernel** out_kernel) {
   return create_dsp_kernel<SoftmaxDsp>(ctx, &oprig_softmax__dsp, out_kernel, [&](SoftmaxDsp& k) {
@@ -216,16 +212,8 @@ void run_program(const SoftmaxDsp& k, const uint8_t* x, uint8_t* y) {
 oprig_status execute(oprig_kernel* kernel, const oprig_tensor* inputs, size_t num_inputs,
                      const oprig_tensor* outputs, size_t num_outputs, oprig_execute_info* info) {
   auto* k = from_handle<SoftmaxDsp>(kernel);
-  if (info != nullptr) info->dsp_cycles = 0;
-  if (!k->prepared) return OPRIG_STATUS_INVALID_ARGUMENT;
-  if (num_inputs != 1 || num_outputs != 1 || inputs == nullptr || outputs == nullptr || info == nullptr)
-    return OPRIG_STATUS_INVALID_ARGUMENT;
-  const size_t n = k->outer * k->length * k->inner;
-  if (element_count(inputs[0]) != n || element_count(outputs[0]) != n) return OPRIG_STATUS_INVALID_ARGUMENT;
-  if (n > 0 && (inputs[0].data == nullptr || outputs[0].data == nullptr)) return OPRIG_STATUS_INVALID_ARGUMENT;
-  if (const oprig_status s = oprig_dsp_begin(k->ctx); s != OPRIG_STATUS_OK) return s;
-  if (n > 0) run_program(*k, static_cast<const uint8_t*>(inputs[0].data), static_cast<uint8_t*>(outputs[0].data));
-  return oprig_dsp_end(info);
+  return execute_dsp_unary(k->ctx, k->prepared, k->outer * k->length * k->inner, k->outer * k->length * k->inner, inputs, num_inputs, outputs, num_outputs, info,
+                           [&](const uint8_t* src, uint8_t* dst) { run_program(*k, src, dst); });
 }
 
 void destroy(oprig_kernel* kernel) { delete from_handle<SoftmaxDsp>(kernel); }

@@ -123,10 +123,6 @@ oprig_status create(const oprig_backend_context* ctx, const oprig_param* params,
   });
 }
 
-bool quantised_u8(const oprig_tensor& t) {
-  return t.dtype == OPRIG_DTYPE_UINT_8 && std::isfinite(t.scale) && t.scale > 0;
-}
-
 oprig_status prepare(oprig_kernel* kernel, const oprig_tensor* inputs, size_t num_inputs, oprig_tensor* outputs,
                      size_t num_outputs) {
   auto* k = from_handle<TopKDsp>(kernel);
