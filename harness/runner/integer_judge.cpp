@@ -50,26 +50,10 @@ std::optional<IntegerJudgement> judge_integer_reference(const Case& c, const OpC
                                                         const std::vector<std::vector<std::byte>>& got) {
   const opsuite::IntegerReferenceOp* ref = integer_reference_for(c, op);
   if (ref == nullptr) return std::nullopt;
-  std::vector<opsuite::RefTensor> ref_in;
-  for (const TensorData& t : inputs) {
-    opsuite::RefTensor r;
-    r.shape = t.shape;
-    r.values = stored_values(t);
-    r.dtype = t.dtype;
-    r.scale = t.quant.scale;
-    r.zero_point = t.quant.zero_point;
-    r.present = t.present;
-    ref_in.push_back(std::move(r));
-  }
-  std::vector<opsuite::RefTensor> ref_out(c.outputs.size());
-  for (size_t k = 0; k < c.outputs.size(); ++k) {
-    ref_out[k].dtype = c.outputs[k].type.dtype;
-    ref_out[k].scale = c.outputs[k].quant.scale;
-    ref_out[k].zero_point = c.outputs[k].quant.zero_point;
-    ref_out[k].codes = true;
-  }
+  ReferenceTensors tensors = reference_tensors(c, inputs, true);
+  std::vector<opsuite::RefTensor>& ref_out = tensors.outputs;
   try {
-    if (!ref->compute(ref_in, opsuite::RefParams(reference_params(c, *op.space)), ref_out)) return std::nullopt;
+    if (!ref->compute(tensors.inputs, opsuite::RefParams(reference_params(c, *op.space)), ref_out)) return std::nullopt;
   } catch (const std::exception& e) {
     return IntegerJudgement{Verdict::kInvalidSpec, std::string("the integer reference of ") + c.op +
                                                        " rejects this case: " + e.what()};

@@ -229,29 +229,36 @@ std::string oracle_name(const Case& c, const OpContext& op) {
   return "none";
 }
 
-std::vector<Expected> reference_outputs(const Case& c, const OpContext& op, const std::vector<TensorData>& inputs) {
-  if (op.reference == nullptr) throw std::runtime_error("no fp64 reference for op '" + c.op + "'");
-  std::vector<opsuite::RefTensor> ref_in;
+ReferenceTensors reference_tensors(const Case& c, const std::vector<TensorData>& inputs, bool codes) {
+  ReferenceTensors out;
   for (size_t k = 0; k < inputs.size(); ++k) {
     const TensorData& t = inputs[k];
     opsuite::RefTensor r;
     r.layout = k < c.inputs.size() ? c.inputs[k].layout : "";
     r.shape = t.shape;
-    r.values = real_values(t);
+    r.values = codes ? stored_values(t) : real_values(t);
     r.dtype = t.dtype;
     r.scale = t.quant.scale;
     r.zero_point = t.quant.zero_point;
     r.present = t.present;
-    ref_in.push_back(std::move(r));
+    out.inputs.push_back(std::move(r));
   }
-  std::vector<opsuite::RefTensor> ref_out(c.outputs.size());
+  out.outputs.resize(c.outputs.size());
   for (size_t k = 0; k < c.outputs.size(); ++k) {
-    ref_out[k].dtype = c.outputs[k].type.dtype;
-    ref_out[k].scale = c.outputs[k].quant.scale;
-    ref_out[k].zero_point = c.outputs[k].quant.zero_point;
+    out.outputs[k].dtype = c.outputs[k].type.dtype;
+    out.outputs[k].scale = c.outputs[k].quant.scale;
+    out.outputs[k].zero_point = c.outputs[k].quant.zero_point;
+    out.outputs[k].codes = codes;
   }
+  return out;
+}
+
+std::vector<Expected> reference_outputs(const Case& c, const OpContext& op, const std::vector<TensorData>& inputs) {
+  if (op.reference == nullptr) throw std::runtime_error("no fp64 reference for op '" + c.op + "'");
+  ReferenceTensors tensors = reference_tensors(c, inputs, false);
+  std::vector<opsuite::RefTensor>& ref_out = tensors.outputs;
   try {
-    op.reference->compute(ref_in, opsuite::RefParams(reference_params(c, *op.space)), ref_out);
+    op.reference->compute(tensors.inputs, opsuite::RefParams(reference_params(c, *op.space)), ref_out);
   } catch (const std::invalid_argument& e) {
     throw std::runtime_error("the reference of " + c.op + " rejects this case: " + e.what());
   }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cases/case.hpp"
+#include "common/reference.hpp"
 #include "oprig/verdict.hpp"
 
 namespace oprig::harness {
@@ -51,5 +52,14 @@ std::vector<Expected> expected_outputs(const Case& c, const OpContext& op, const
 // From oprig's fp64 reference only (golden generation, reference checks).
 // Throws std::runtime_error.
 std::vector<Expected> reference_outputs(const Case& c, const OpContext& op, const std::vector<TensorData>& inputs);
+
+// A case's tensors as a reference (opsuite/common/reference.hpp) takes them:
+// the inputs with their real values, or their stored codes for an integer
+// reference (`codes`), and one slot per output with its type and
+// quantisation (codes expected back when `codes`).
+struct ReferenceTensors {
+  std::vector<opsuite::RefTensor> inputs, outputs;
+};
+ReferenceTensors reference_tensors(const Case& c, const std::vector<TensorData>& inputs, bool codes);
 
 }  // namespace oprig::harness
