@@ -40,10 +40,16 @@ struct Shape {
 struct Operands {
   Reg d, a, b, c;
   int32_t r = 0, s = 0;
-  Simulator* sim = nullptr;
+  uint32_t opcode = 0;  // for the memory instructions' fault messages
 };
 
-using Semantics = void (*)(Operands& o);
+// An instruction's semantics take exec()'s own parameters, in exec()'s
+// order: the hot path (Simulator::execute_bound) counts the instruction and
+// jumps to them with the operands still in the registers exec() received
+// them in (no copy into the simulator, no reload).
+#define OPRIG_HVX_SEMANTICS_PARAMS \
+  uint32_t opcode, void *d, const void *a, const void *b, const void *c, int32_t r, int32_t s
+using Semantics = void (*)(OPRIG_HVX_SEMANTICS_PARAMS);
 
 struct Instruction {
   const char* name;         // the intrinsic, e.g. "Q6_Vub_vadd_VubVub_sat"
@@ -63,11 +69,25 @@ inline const Instruction* instruction(uint32_t opcode) {
 }
 
 // Every instruction's semantics, defined across the ops_*.cpp files.
-#define OPRIG_HVX_DECLARE(name, shape, cls, assembly) void op_##name(Operands& o);
+#define OPRIG_HVX_DECLARE(name, shape, cls, assembly) void op_##name(OPRIG_HVX_SEMANTICS_PARAMS);
 OPRIG_DSP_INTRINSICS(OPRIG_HVX_DECLARE)
 #undef OPRIG_HVX_DECLARE
 
-// Defines the semantics of one intrinsic: OPRIG_HVX_OP(Q6_V_vzero) { ... }.
-#define OPRIG_HVX_OP(name) void op_##name([[maybe_unused]] Operands& o)
+// Defines the semantics of one intrinsic: OPRIG_HVX_OP(Q6_V_vzero) { ... },
+// the body seeing its operands as `o`. The entry point op_<name> views
+// exec()'s parameters as Operands and runs the body inlined, so `o` lives in
+// registers or on op_<name>'s own frame.
+#define OPRIG_HVX_OP(name)                                                                                  \
+  [[gnu::always_inline]] static inline void body_##name(Operands& o);                                      \
+  void op_##name(OPRIG_HVX_SEMANTICS_PARAMS) {                                                             \
+    Operands o{Reg{static_cast<uint8_t*>(d)}, Reg{static_cast<uint8_t*>(const_cast<void*>(a))},            \
+               Reg{static_cast<uint8_t*>(const_cast<void*>(b))}, Reg{static_cast<uint8_t*>(const_cast<void*>(c))}, \
+               r, s, opcode};                                                                              \
+    body_##name(o);                                                                                        \
+  }                                                                                                        \
+  [[gnu::always_inline]] static inline void body_##name([[maybe_unused]] Operands& o)
+
+// The semantics by opcode, densely (table.cpp): what the hot path reads.
+extern const Semantics kSemantics[kNumInstructions];
 
 }  // namespace oprig::hvx

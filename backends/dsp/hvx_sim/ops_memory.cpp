@@ -10,26 +10,28 @@ namespace {
 constexpr uintptr_t kLineMask = ~static_cast<uintptr_t>(kVectorBytes - 1);
 
 // A memory operand's view is the address itself (its slot views nothing).
+// The simulator is the one bound to the thread: Simulator::execute binds the
+// one it runs on.
 uintptr_t address_of(const Reg& operand) { return reinterpret_cast<uintptr_t>(operand.bytes); }
 
 }  // namespace
 
 // Vd = vmem(Rt), vmem(Rt) = Vs: the address is operand a.
-OPRIG_HVX_OP(oprig_vmem_load) { o.sim->load(address_of(o.a) & kLineMask, false, o.d.bytes); }
+OPRIG_HVX_OP(oprig_vmem_load) { Simulator::bound()->load(o.opcode, address_of(o.a) & kLineMask, false, o.d.bytes); }
 OPRIG_HVX_OP(oprig_vmemu_load) {
   const uintptr_t address = address_of(o.a);
-  o.sim->load(address, (address & ~kLineMask) != 0, o.d.bytes);
+  Simulator::bound()->load(o.opcode, address, (address & ~kLineMask) != 0, o.d.bytes);
 }
-OPRIG_HVX_OP(oprig_vmem_store) { o.sim->store(address_of(o.a) & kLineMask, o.b.bytes, nullptr, false, false); }
+OPRIG_HVX_OP(oprig_vmem_store) { Simulator::bound()->store(o.opcode, address_of(o.a) & kLineMask, o.b.bytes, nullptr, false, false); }
 OPRIG_HVX_OP(oprig_vmemu_store) {
   const uintptr_t address = address_of(o.a);
-  o.sim->store(address, o.b.bytes, nullptr, false, (address & ~kLineMask) != 0);
+  Simulator::bound()->store(o.opcode, address, o.b.bytes, nullptr, false, (address & ~kLineMask) != 0);
 }
 
 // if (Qv) vmem(Rt) = Vs: the operands are Q (a), the address, Vs (c).
-OPRIG_HVX_OP(Q6_vmem_QRIV) { o.sim->store(address_of(o.b) & kLineMask, o.c.bytes, o.a.bytes, false, false); }
-OPRIG_HVX_OP(Q6_vmem_QRIV_nt) { o.sim->store(address_of(o.b) & kLineMask, o.c.bytes, o.a.bytes, false, false); }
-OPRIG_HVX_OP(Q6_vmem_QnRIV) { o.sim->store(address_of(o.b) & kLineMask, o.c.bytes, o.a.bytes, true, false); }
-OPRIG_HVX_OP(Q6_vmem_QnRIV_nt) { o.sim->store(address_of(o.b) & kLineMask, o.c.bytes, o.a.bytes, true, false); }
+OPRIG_HVX_OP(Q6_vmem_QRIV) { Simulator::bound()->store(o.opcode, address_of(o.b) & kLineMask, o.c.bytes, o.a.bytes, false, false); }
+OPRIG_HVX_OP(Q6_vmem_QRIV_nt) { Simulator::bound()->store(o.opcode, address_of(o.b) & kLineMask, o.c.bytes, o.a.bytes, false, false); }
+OPRIG_HVX_OP(Q6_vmem_QnRIV) { Simulator::bound()->store(o.opcode, address_of(o.b) & kLineMask, o.c.bytes, o.a.bytes, true, false); }
+OPRIG_HVX_OP(Q6_vmem_QnRIV_nt) { Simulator::bound()->store(o.opcode, address_of(o.b) & kLineMask, o.c.bytes, o.a.bytes, true, false); }
 
 }  // namespace oprig::hvx

@@ -10,7 +10,12 @@ namespace {
 
 constexpr uintptr_t kLineMask = ~static_cast<uintptr_t>(kVectorBytes - 1);
 
-thread_local Simulator* t_bound = nullptr;
+// Initial-exec: the project builds position-independent code, whose default
+// TLS model reaches the variable through a call (__tls_get_addr), which made
+// the hot path save and restore every register; initial-exec reads it at a
+// fixed offset from the thread pointer (the library is linked into
+// executables, or into a shared object loaded at start-up).
+[[gnu::tls_model("initial-exec")]] thread_local Simulator* t_bound = nullptr;
 
 size_t result_bytes(Kind kind) {
   switch (kind) {
@@ -34,7 +39,7 @@ std::string hex(uintptr_t address) {
 
 }  // namespace
 
-Simulator::Simulator() { operands_.sim = this; }
+Simulator::Simulator() = default;
 
 Simulator::Binding::Binding(Simulator& sim) { t_bound = &sim; }
 Simulator::Binding::~Binding() { t_bound = nullptr; }
@@ -43,6 +48,10 @@ Simulator* Simulator::bound() { return t_bound; }
 void Simulator::map(const void* base, size_t bytes, bool writable, std::string name) {
   const auto b = reinterpret_cast<uintptr_t>(base);
   if (bytes > 0) regions_.push_back(Region{b, b + bytes, writable, std::move(name)});
+}
+
+bool Simulator::used() const {
+  return used_ || faulted_ || std::any_of(executed_.begin(), executed_.end(), [](uint64_t n) { return n != 0; });
 }
 
 Counters Simulator::counters() const {
@@ -75,28 +84,17 @@ uint64_t Simulator::streaming_cycles() const {
 uint64_t Simulator::cycles() const { return kProgramOverheadCycles + std::max(issue_cycles(), streaming_cycles()); }
 
 void Simulator::execute(uint32_t opcode, void* d, const void* a, const void* b, const void* c, int32_t r, int32_t s) {
+  // The memory instructions act on the bound simulator: bind this one for
+  // the instruction where another (or none) is.
+  Simulator* const previous = t_bound;
+  t_bound = this;
   if (faulted_ || opcode >= kNumInstructions) [[unlikely]] {
-    used_ = true;
-    return execute_exceptional(opcode, d);
+    execute_exceptional(opcode, d);
+  } else {
+    ++executed_[opcode];
+    kSemantics[opcode](opcode, d, a, b, c, r, s);
   }
-  run(opcode, d, a, b, c, r, s);
-}
-
-void Simulator::run(uint32_t opcode, void* d, const void* a, const void* b, const void* c, int32_t r, int32_t s) {
-  used_ = true;
-  opcode_ = opcode;
-  ++executed_[opcode];
-  // The operands are viewed in place: the wrapper's locals (oprig_dsp.h).
-  // They live in the simulator, not on this frame, so the semantics are a
-  // tail call (no instruction runs another: there is no reentry).
-  Operands& o = operands_;
-  o.d.bytes = static_cast<uint8_t*>(d);
-  o.a.bytes = static_cast<uint8_t*>(const_cast<void*>(a));
-  o.b.bytes = static_cast<uint8_t*>(const_cast<void*>(b));
-  o.c.bytes = static_cast<uint8_t*>(const_cast<void*>(c));
-  o.r = r;
-  o.s = s;
-  kInstructions[opcode].semantics(o);
+  t_bound = previous;
 }
 
 void Simulator::execute_exceptional(uint32_t opcode, void* d) {
@@ -115,12 +113,15 @@ void Simulator::unknown_instruction(uint32_t opcode) {
 
 void Simulator::execute_bound(uint32_t opcode, void* d, const void* a, const void* b, const void* c, int32_t r,
                               int32_t s) {
-  // Everything but the common case in one cold call, so this stays a leaf
-  // that tail-calls the semantics.
-  Simulator* sim = t_bound;
-  if (sim == nullptr || sim->faulted_ || opcode >= kNumInstructions) [[unlikely]]
-    return execute_uncommon(opcode, d, a, b, c, r, s);
-  sim->run(opcode, d, a, b, c, r, s);
+  // Both ways end in the same jump, to the semantics or to everything but
+  // the common case, with this function's own parameters: so this stays a
+  // leaf that saves no register and moves no operand.
+  Semantics next = &execute_uncommon;
+  if (Simulator* sim = t_bound; sim != nullptr && !sim->faulted_ && opcode < kNumInstructions) [[likely]] {
+    ++sim->executed_[opcode];
+    next = kSemantics[opcode];
+  }
+  next(opcode, d, a, b, c, r, s);
 }
 
 void Simulator::execute_uncommon(uint32_t opcode, void* d, const void* a, const void* b, const void* c, int32_t r,
@@ -151,7 +152,7 @@ const Simulator::Region* Simulator::region_holding(uintptr_t first, size_t bytes
   return nullptr;
 }
 
-void Simulator::load(uintptr_t address, bool unaligned, uint8_t* out) {
+void Simulator::load(uint32_t opcode, uintptr_t address, bool unaligned, uint8_t* out) {
   // The common case first: all 128 bytes inside one region.
   if (region_holding(address, kVectorBytes, false) != nullptr) {
     bytes_loaded_ += kVectorBytes;
@@ -163,6 +164,7 @@ void Simulator::load(uintptr_t address, bool unaligned, uint8_t* out) {
   const uintptr_t last_line = (address + kVectorBytes - 1) & kLineMask;
   for (const uintptr_t line : {first_line, last_line})
     if (!line_has_mapped_byte(line)) {
+      opcode_ = opcode;
       fail("a vector load of " + hex(address) + ".." + hex(address + kVectorBytes - 1) + " touches the line at " +
            hex(line) + ", which holds no mapped byte: it is " + describe(line == first_line ? address : line));
       std::memset(out, 0, kVectorBytes);
@@ -174,7 +176,7 @@ void Simulator::load(uintptr_t address, bool unaligned, uint8_t* out) {
     out[i] = region_holding(address + i, 1, false) != nullptr ? *reinterpret_cast<const uint8_t*>(address + i) : 0;
 }
 
-void Simulator::store(uintptr_t address, const uint8_t* value, const uint8_t* predicate, bool negate, bool unaligned) {
+void Simulator::store(uint32_t opcode, uintptr_t address, const uint8_t* value, const uint8_t* predicate, bool negate, bool unaligned) {
   const auto written = [&](size_t i) { return predicate == nullptr || ((predicate[i] != 0) != negate); };
   if (region_holding(address, kVectorBytes, true) == nullptr) {
     size_t first_bad = kVectorBytes, bad = 0;
@@ -184,6 +186,7 @@ void Simulator::store(uintptr_t address, const uint8_t* value, const uint8_t* pr
         ++bad;
       }
     if (bad > 0) {
+      opcode_ = opcode;
       fail("a vector store to " + hex(address) + ".." + hex(address + kVectorBytes - 1) + " writes " +
            std::to_string(bad) + " byte(s) outside writable memory, the first at " + hex(address + first_bad) +
            ": it is " + describe(address + first_bad));

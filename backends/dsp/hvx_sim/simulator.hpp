@@ -57,7 +57,7 @@ class Simulator {
   };
 
   // Whether a kernel used this simulator (oprig_dsp_begin or an instruction).
-  bool used() const { return used_; }
+  bool used() const;
   bool faulted() const { return faulted_; }
   const std::string& fault() const { return fault_; }
   // What the program used so far (from the per-instruction counts).
@@ -78,14 +78,17 @@ class Simulator {
   void execute(uint32_t opcode, void* d, const void* a, const void* b, const void* c, int32_t r, int32_t s);
   // exec() on the simulator bound to the calling thread (a scratch one when none is).
   // The hot path: every instruction of every kernel passes here, so it does
-  // no more than count the instruction by opcode and call its semantics (the
-  // cost model needs only those counts; cycles() derives the rest).
+  // no more than count the instruction by opcode and jump to its semantics
+  // with exec()'s parameters as they came (the cost model needs only those
+  // counts; cycles() derives the rest).
   static void execute_bound(uint32_t opcode, void* d, const void* a, const void* b, const void* c, int32_t r,
                             int32_t s);
 
-  // Memory instructions' access to the mapped regions.
-  void load(uintptr_t address, bool unaligned, uint8_t* out);
-  void store(uintptr_t address, const uint8_t* value, const uint8_t* predicate, bool negate, bool unaligned);
+  // Memory instructions' access to the mapped regions; opcode names the
+  // instruction in a fault message.
+  void load(uint32_t opcode, uintptr_t address, bool unaligned, uint8_t* out);
+  void store(uint32_t opcode, uintptr_t address, const uint8_t* value, const uint8_t* predicate, bool negate,
+             bool unaligned);
 
   // The simulator bound to the calling thread, or nullptr.
   static Simulator* bound();
@@ -97,10 +100,6 @@ class Simulator {
     bool writable;
     std::string name;
   };
-  // execute() of a known opcode on a simulator without a fault, inlined
-  // into execute_bound (simulator.cpp only).
-  [[gnu::always_inline]] inline void run(uint32_t opcode, void* d, const void* a, const void* b, const void* c,
-                                         int32_t r, int32_t s);
   void fail(const std::string& what);
   [[gnu::cold, gnu::noinline]] void unknown_instruction(uint32_t opcode);
   // execute() of a faulted simulator or an unknown opcode.
@@ -115,10 +114,9 @@ class Simulator {
   std::vector<Region> regions_;
   mutable size_t last_region_ = 0;  // region_holding's guess
   std::array<uint64_t, kNumOpcodes> executed_{};  // per opcode
-  Operands operands_;                             // of the instruction being executed
   uint64_t unaligned_ = 0, bytes_loaded_ = 0, bytes_stored_ = 0;
-  uint32_t opcode_ = 0;  // of the instruction being executed, for fault messages
-  bool used_ = false;
+  uint32_t opcode_ = 0;  // of the faulting instruction, for fault messages
+  bool used_ = false;  // oprig_dsp_begin ran (an instruction counts in executed_)
   bool faulted_ = false;
   std::string fault_;
 };

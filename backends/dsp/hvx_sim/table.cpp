@@ -34,4 +34,10 @@ constinit const Instruction kInstructions[kNumInstructions] = {
 #undef OPRIG_HVX_ENTRY
 };
 
+constinit const Semantics kSemantics[kNumInstructions] = {
+#define OPRIG_HVX_SEMANTICS(name, shp, cls, assembly) &op_##name,
+    OPRIG_DSP_INTRINSICS(OPRIG_HVX_SEMANTICS)
+#undef OPRIG_HVX_SEMANTICS
+};
+
 }  // namespace oprig::hvx
