@@ -578,6 +578,16 @@ static inline void oprig_dsp_exec(uint32_t opcode, void* d, size_t d_bytes, cons
   for (i = 0; i < d_bytes; ++i) ((unsigned char*)d)[i] = 0;
 }
 
+/* A vector operand: by value in C, as HVX code passes it; by const reference
+ * in C++, which calls the same way but lets exec() view the caller's own
+ * value instead of a copy made for the call (each copy is 128 or 256 bytes,
+ * on the host a good part of an instruction's cost). The wrappers are static
+ * inline, so this is no part of any library's ABI. */
+#ifdef __cplusplus
+#define OPRIG_DSP_IN(T) const T&
+#else
+#define OPRIG_DSP_IN(T) T
+#endif
 #define OPRIG_DSP_LO(p) ((int32_t)(uint32_t)((unsigned long long)(p) & 0xffffffffu))
 #define OPRIG_DSP_HI(p) ((int32_t)(uint32_t)((unsigned long long)(p) >> 32))
 #define OPRIG_DSP_OP(n) OPRIG_DSP_OP_##n
@@ -587,28 +597,28 @@ static inline void oprig_dsp_exec(uint32_t opcode, void* d, size_t d_bytes, cons
 #define OPRIG_DSP_SHAPE_W_0(n) \
   static inline HVX_VectorPair n(void) { HVX_VectorPair d; oprig_dsp_exec(OPRIG_DSP_OP(n), &d, sizeof d, 0, 0, 0, 0, 0); return d; }
 #define OPRIG_DSP_SHAPE_1(n, R, A) \
-  static inline R n(A u) { R d; oprig_dsp_exec(OPRIG_DSP_OP(n), &d, sizeof d, &u, 0, 0, 0, 0); return d; }
+  static inline R n(OPRIG_DSP_IN(A) u) { R d; oprig_dsp_exec(OPRIG_DSP_OP(n), &d, sizeof d, &u, 0, 0, 0, 0); return d; }
 #define OPRIG_DSP_SHAPE_2(n, R, A, B) \
-  static inline R n(A u, B v) { R d; oprig_dsp_exec(OPRIG_DSP_OP(n), &d, sizeof d, &u, &v, 0, 0, 0); return d; }
+  static inline R n(OPRIG_DSP_IN(A) u, OPRIG_DSP_IN(B) v) { R d; oprig_dsp_exec(OPRIG_DSP_OP(n), &d, sizeof d, &u, &v, 0, 0, 0); return d; }
 #define OPRIG_DSP_SHAPE_3(n, R, A, B, C) \
-  static inline R n(A x, B u, C v) { R d; oprig_dsp_exec(OPRIG_DSP_OP(n), &d, sizeof d, &x, &u, &v, 0, 0); return d; }
+  static inline R n(OPRIG_DSP_IN(A) x, OPRIG_DSP_IN(B) u, OPRIG_DSP_IN(C) v) { R d; oprig_dsp_exec(OPRIG_DSP_OP(n), &d, sizeof d, &x, &u, &v, 0, 0); return d; }
 #define OPRIG_DSP_SHAPE_0R(n, R) \
   static inline R n(int r) { R d; oprig_dsp_exec(OPRIG_DSP_OP(n), &d, sizeof d, 0, 0, 0, r, 0); return d; }
 #define OPRIG_DSP_SHAPE_1R(n, R, A) \
-  static inline R n(A u, int r) { R d; oprig_dsp_exec(OPRIG_DSP_OP(n), &d, sizeof d, &u, 0, 0, r, 0); return d; }
+  static inline R n(OPRIG_DSP_IN(A) u, int r) { R d; oprig_dsp_exec(OPRIG_DSP_OP(n), &d, sizeof d, &u, 0, 0, r, 0); return d; }
 #define OPRIG_DSP_SHAPE_2R(n, R, A, B) \
-  static inline R n(A x, B u, int r) { R d; oprig_dsp_exec(OPRIG_DSP_OP(n), &d, sizeof d, &x, &u, 0, r, 0); return d; }
+  static inline R n(OPRIG_DSP_IN(A) x, OPRIG_DSP_IN(B) u, int r) { R d; oprig_dsp_exec(OPRIG_DSP_OP(n), &d, sizeof d, &x, &u, 0, r, 0); return d; }
 #define OPRIG_DSP_SHAPE_3R(n, R, A, B, C) \
-  static inline R n(A x, B u, C v, int r) { R d; oprig_dsp_exec(OPRIG_DSP_OP(n), &d, sizeof d, &x, &u, &v, r, 0); return d; }
+  static inline R n(OPRIG_DSP_IN(A) x, OPRIG_DSP_IN(B) u, OPRIG_DSP_IN(C) v, int r) { R d; oprig_dsp_exec(OPRIG_DSP_OP(n), &d, sizeof d, &x, &u, &v, r, 0); return d; }
 #define OPRIG_DSP_SHAPE_1RI(n, R, A) \
-  static inline R n(A u, int r, int i) { R d; oprig_dsp_exec(OPRIG_DSP_OP(n), &d, sizeof d, &u, 0, 0, r, i); return d; }
+  static inline R n(OPRIG_DSP_IN(A) u, int r, int i) { R d; oprig_dsp_exec(OPRIG_DSP_OP(n), &d, sizeof d, &u, 0, 0, r, i); return d; }
 #define OPRIG_DSP_SHAPE_2RI(n, R, A, B) \
-  static inline R n(A x, B u, int r, int i) { R d; oprig_dsp_exec(OPRIG_DSP_OP(n), &d, sizeof d, &x, &u, 0, r, i); return d; }
+  static inline R n(OPRIG_DSP_IN(A) x, OPRIG_DSP_IN(B) u, int r, int i) { R d; oprig_dsp_exec(OPRIG_DSP_OP(n), &d, sizeof d, &x, &u, 0, r, i); return d; }
 #define OPRIG_DSP_SHAPE_1P(n, R, A) \
-  static inline R n(A u, long long p) { \
+  static inline R n(OPRIG_DSP_IN(A) u, long long p) { \
     R d; oprig_dsp_exec(OPRIG_DSP_OP(n), &d, sizeof d, &u, 0, 0, OPRIG_DSP_LO(p), OPRIG_DSP_HI(p)); return d; }
 #define OPRIG_DSP_SHAPE_2P(n, R, A, B) \
-  static inline R n(A x, B u, long long p) { \
+  static inline R n(OPRIG_DSP_IN(A) x, OPRIG_DSP_IN(B) u, long long p) { \
     R d; oprig_dsp_exec(OPRIG_DSP_OP(n), &d, sizeof d, &x, &u, 0, OPRIG_DSP_LO(p), OPRIG_DSP_HI(p)); return d; }
 
 #define OPRIG_DSP_SHAPE_V_V(n) OPRIG_DSP_SHAPE_1(n, HVX_Vector, HVX_Vector)
@@ -656,17 +666,17 @@ static inline void oprig_dsp_exec(uint32_t opcode, void* d, size_t d_bytes, cons
 #define OPRIG_DSP_SHAPE_V_VP(n) OPRIG_DSP_SHAPE_1P(n, HVX_Vector, HVX_Vector)
 #define OPRIG_DSP_SHAPE_V_VVP(n) OPRIG_DSP_SHAPE_2P(n, HVX_Vector, HVX_Vector, HVX_Vector)
 #define OPRIG_DSP_SHAPE_R_VR(n) \
-  static inline int n(HVX_Vector u, int r) { int32_t d; oprig_dsp_exec(OPRIG_DSP_OP(n), &d, sizeof d, &u, 0, 0, r, 0); return d; }
+  static inline int n(OPRIG_DSP_IN(HVX_Vector) u, int r) { int32_t d; oprig_dsp_exec(OPRIG_DSP_OP(n), &d, sizeof d, &u, 0, 0, r, 0); return d; }
 #define OPRIG_DSP_SHAPE_V_VVq(n) \
-  static inline HVX_Vector n(HVX_Vector u, HVX_Vector v, HVX_VectorPred* q) { \
+  static inline HVX_Vector n(OPRIG_DSP_IN(HVX_Vector) u, OPRIG_DSP_IN(HVX_Vector) v, HVX_VectorPred* q) { \
     HVX_Vector d; oprig_dsp_exec(OPRIG_DSP_OP(n), &d, sizeof d, &u, &v, q, 0, 0); return d; }
 #define OPRIG_DSP_SHAPE_V_A(n) \
   static inline HVX_Vector n(const void* address) { \
     HVX_Vector d; oprig_dsp_exec(OPRIG_DSP_OP(n), &d, sizeof d, address, 0, 0, 0, 0); return d; }
 #define OPRIG_DSP_SHAPE_N_AV(n) \
-  static inline void n(void* address, HVX_Vector v) { oprig_dsp_exec(OPRIG_DSP_OP(n), 0, 0, address, &v, 0, 0, 0); }
+  static inline void n(void* address, OPRIG_DSP_IN(HVX_Vector) v) { oprig_dsp_exec(OPRIG_DSP_OP(n), 0, 0, address, &v, 0, 0, 0); }
 #define OPRIG_DSP_SHAPE_N_QAV(n) \
-  static inline void n(HVX_VectorPred q, HVX_Vector* address, HVX_Vector v) { \
+  static inline void n(OPRIG_DSP_IN(HVX_VectorPred) q, HVX_Vector* address, OPRIG_DSP_IN(HVX_Vector) v) { \
     oprig_dsp_exec(OPRIG_DSP_OP(n), 0, 0, &q, address, &v, 0, 0); }
 
 #define OPRIG_DSP_DEFINE(name, shape, cls, instruction) OPRIG_DSP_SHAPE_##shape(name)
