@@ -46,9 +46,13 @@ struct Operands {
 // An instruction's semantics take exec()'s own parameters, in exec()'s
 // order: the hot path (Simulator::execute_bound) counts the instruction and
 // jumps to them with the operands still in the registers exec() received
-// them in (no copy into the simulator, no reload).
+// them in (no copy into the simulator, no reload). s, the one passed on the
+// stack, is widened to 64 bits (its value is exec()'s int32_t s): the jump
+// rewrites that stack slot, and an 8-byte store there lets the kernel's
+// 8-byte pop after the call take it by store forwarding, where the 4-byte
+// store an int32_t parameter gets made every instruction stall on return.
 #define OPRIG_HVX_SEMANTICS_PARAMS \
-  uint32_t opcode, void *d, const void *a, const void *b, const void *c, int32_t r, int32_t s
+  uint32_t opcode, void *d, const void *a, const void *b, const void *c, int32_t r, int64_t s
 using Semantics = void (*)(OPRIG_HVX_SEMANTICS_PARAMS);
 
 struct Instruction {
@@ -82,7 +86,7 @@ OPRIG_DSP_INTRINSICS(OPRIG_HVX_DECLARE)
   void op_##name(OPRIG_HVX_SEMANTICS_PARAMS) {                                                             \
     Operands o{Reg{static_cast<uint8_t*>(d)}, Reg{static_cast<uint8_t*>(const_cast<void*>(a))},            \
                Reg{static_cast<uint8_t*>(const_cast<void*>(b))}, Reg{static_cast<uint8_t*>(const_cast<void*>(c))}, \
-               r, s, opcode};                                                                              \
+               r, static_cast<int32_t>(s), opcode};                                                                              \
     body_##name(o);                                                                                        \
   }                                                                                                        \
   [[gnu::always_inline]] static inline void body_##name([[maybe_unused]] Operands& o)

@@ -116,12 +116,16 @@ void Simulator::execute_bound(uint32_t opcode, void* d, const void* a, const voi
   // Both ways end in the same jump, to the semantics or to everything but
   // the common case, with this function's own parameters: so this stays a
   // leaf that saves no register and moves no operand.
-  Semantics next = &execute_uncommon;
+  Semantics next = &execute_uncommon_jump;
   if (Simulator* sim = t_bound; sim != nullptr && !sim->faulted_ && opcode < kNumInstructions) [[likely]] {
     ++sim->executed_[opcode];
     next = kSemantics[opcode];
   }
   next(opcode, d, a, b, c, r, s);
+}
+
+void Simulator::execute_uncommon_jump(OPRIG_HVX_SEMANTICS_PARAMS) {
+  execute_uncommon(opcode, d, a, b, c, r, static_cast<int32_t>(s));
 }
 
 void Simulator::execute_uncommon(uint32_t opcode, void* d, const void* a, const void* b, const void* c, int32_t r,

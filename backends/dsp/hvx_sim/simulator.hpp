@@ -105,6 +105,8 @@ class Simulator {
   // execute() of a faulted simulator or an unknown opcode.
   [[gnu::cold, gnu::noinline]] void execute_exceptional(uint32_t opcode, void* d);
   // execute_bound() without a bound simulator, of a faulted one, or of an unknown opcode.
+  // execute_uncommon() in the shape of the semantics, for execute_bound's jump.
+  [[gnu::cold, gnu::noinline]] static void execute_uncommon_jump(OPRIG_HVX_SEMANTICS_PARAMS);
   [[gnu::cold, gnu::noinline]] static void execute_uncommon(uint32_t opcode, void* d, const void* a, const void* b,
                                                             const void* c, int32_t r, int32_t s);
   std::string describe(uintptr_t address) const;
