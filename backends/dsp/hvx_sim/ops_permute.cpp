@@ -20,9 +20,14 @@ namespace {
 
 constexpr size_t N = kVectorBytes;
 
-// valign: byte i of the result is byte i + shift of the 256-byte Vu:Vv (Vv low).
+// valign: byte i of the result is byte i + shift of the 256-byte Vu:Vv (Vv
+// low), shift in [0, 128]: one copy out of the two laid side by side (the
+// gathers of DIV/POW tables run two byte rotations per element).
 void align(Operands& o, size_t shift) {
-  for (size_t i = 0; i < N; ++i) o.d.bytes[i] = i + shift >= N ? o.a.bytes[i + shift - N] : o.b.bytes[i + shift];
+  uint8_t both[2 * N];
+  std::memcpy(both, o.b.bytes, N);
+  std::memcpy(both + N, o.a.bytes, N);
+  std::memcpy(o.d.bytes, both + shift, N);
 }
 
 }  // namespace
@@ -31,8 +36,11 @@ OPRIG_HVX_OP(Q6_V_valign_VVR) { align(o, static_cast<uint32_t>(o.r) & (N - 1)); 
 OPRIG_HVX_OP(Q6_V_valign_VVI) { align(o, static_cast<uint32_t>(o.r) & 7); }
 OPRIG_HVX_OP(Q6_V_vlalign_VVR) { align(o, N - (static_cast<uint32_t>(o.r) & (N - 1))); }
 OPRIG_HVX_OP(Q6_V_vlalign_VVI) { align(o, N - (static_cast<uint32_t>(o.r) & 7)); }
+// vror: byte k of the result is byte (k + Rt) mod 128 of Vu.
 OPRIG_HVX_OP(Q6_V_vror_VR) {
-  for (size_t k = 0; k < N; ++k) o.d.bytes[k] = o.a.bytes[(k + static_cast<uint32_t>(o.r)) & (N - 1)];
+  const size_t shift = static_cast<uint32_t>(o.r) & (N - 1);
+  std::memcpy(o.d.bytes, o.a.bytes + shift, N - shift);
+  std::memcpy(o.d.bytes + (N - shift), o.a.bytes, shift);
 }
 
 // vshuff/vdeal(Vu, Vv, Rt): from Vv (low) and Vu (high), for each bit of Rt
