@@ -115,6 +115,18 @@ typedef int32_t HVX_UVector __attribute__((__vector_size__(128), __aligned__(4))
 typedef int32_t HVX_UVectorPair __attribute__((__vector_size__(256), __aligned__(4)));
 #endif
 
+/* A vector operand of the intrinsics and helpers below: by value in C, as
+ * HVX code passes it; by const reference in C++, which calls the same way but
+ * lets the simulator's exec() view the caller's own value instead of a copy
+ * made for the call (each copy is 128 or 256 bytes, on the host a good part
+ * of an instruction's cost). All of them are static inline, so this is no
+ * part of any library's ABI. */
+#ifdef __cplusplus
+#define OPRIG_DSP_IN(T) const T&
+#else
+#define OPRIG_DSP_IN(T) T
+#endif
+
 /* ---- The simulator's entry points ----------------------------------------
  * What the dsp backend puts in oprig_backend_context::dsp. Every function
  * acts on the simulator the backend bound to the calling thread for the
@@ -578,16 +590,6 @@ static inline void oprig_dsp_exec(uint32_t opcode, void* d, size_t d_bytes, cons
   for (i = 0; i < d_bytes; ++i) ((unsigned char*)d)[i] = 0;
 }
 
-/* A vector operand: by value in C, as HVX code passes it; by const reference
- * in C++, which calls the same way but lets exec() view the caller's own
- * value instead of a copy made for the call (each copy is 128 or 256 bytes,
- * on the host a good part of an instruction's cost). The wrappers are static
- * inline, so this is no part of any library's ABI. */
-#ifdef __cplusplus
-#define OPRIG_DSP_IN(T) const T&
-#else
-#define OPRIG_DSP_IN(T) T
-#endif
 #define OPRIG_DSP_LO(p) ((int32_t)(uint32_t)((unsigned long long)(p) & 0xffffffffu))
 #define OPRIG_DSP_HI(p) ((int32_t)(uint32_t)((unsigned long long)(p) >> 32))
 #define OPRIG_DSP_OP(n) OPRIG_DSP_OP_##n
@@ -774,7 +776,7 @@ static inline HVX_Vector oprig_dsp_load_bytes(const void* p, size_t n) {
  * bytes take predicated aligned stores, HVX having no unaligned predicated
  * store: the vector is rotated to p's offset (vlalign) and written with one
  * or two of them. */
-static inline void oprig_dsp_store_bytes(void* p, size_t n, HVX_Vector v) {
+static inline void oprig_dsp_store_bytes(void* p, size_t n, OPRIG_DSP_IN(HVX_Vector) v) {
   const uintptr_t a = (uintptr_t)p;
   const int offset = (int)(a & (OPRIG_DSP_VECTOR_BYTES - 1));
   const int end = offset + (int)n;
@@ -816,7 +818,8 @@ static inline size_t oprig_dsp_lut256_position(size_t e) {
 }
 
 /* table[x] for 128 indices: one vlut32 and seven vlut32or (8 permutes). */
-static inline HVX_Vector oprig_dsp_lut256(HVX_Vector x, HVX_Vector low, HVX_Vector high) {
+static inline HVX_Vector oprig_dsp_lut256(OPRIG_DSP_IN(HVX_Vector) x, OPRIG_DSP_IN(HVX_Vector) low,
+                                          OPRIG_DSP_IN(HVX_Vector) high) {
   HVX_Vector y = Q6_Vb_vlut32_VbVbR(x, low, 0);
   y = Q6_Vb_vlut32or_VbVbVbR(y, x, low, 1);
   y = Q6_Vb_vlut32or_VbVbVbR(y, x, low, 2);
@@ -834,7 +837,7 @@ static inline HVX_Vector oprig_dsp_lut256(HVX_Vector x, HVX_Vector low, HVX_Vect
 
 /* The 128 bytes of v (unsigned, or signed for _b) as words: w[k] holds
  * elements 32k..32k+31. */
-static inline void oprig_dsp_widen_ub_w(HVX_Vector v, HVX_Vector w[4]) {
+static inline void oprig_dsp_widen_ub_w(OPRIG_DSP_IN(HVX_Vector) v, HVX_Vector w[4]) {
   const HVX_VectorPair h = Q6_Wuh_vunpack_Vub(v);
   const HVX_VectorPair lo = Q6_Wuw_vunpack_Vuh(Q6_V_lo_W(h)), hi = Q6_Wuw_vunpack_Vuh(Q6_V_hi_W(h));
   w[0] = Q6_V_lo_W(lo);
@@ -842,7 +845,7 @@ static inline void oprig_dsp_widen_ub_w(HVX_Vector v, HVX_Vector w[4]) {
   w[2] = Q6_V_lo_W(hi);
   w[3] = Q6_V_hi_W(hi);
 }
-static inline void oprig_dsp_widen_b_w(HVX_Vector v, HVX_Vector w[4]) {
+static inline void oprig_dsp_widen_b_w(OPRIG_DSP_IN(HVX_Vector) v, HVX_Vector w[4]) {
   const HVX_VectorPair h = Q6_Wh_vunpack_Vb(v);
   const HVX_VectorPair lo = Q6_Ww_vunpack_Vh(Q6_V_lo_W(h)), hi = Q6_Ww_vunpack_Vh(Q6_V_hi_W(h));
   w[0] = Q6_V_lo_W(lo);
@@ -863,14 +866,14 @@ static inline HVX_Vector oprig_dsp_narrow_w_b_sat(const HVX_Vector w[4]) {
 
 /* The low 32 bits of a * b per word (what an INT_32 multiply keeps): the
  * cross term vmpyieo, then vmpyie accumulating the low half. */
-static inline HVX_Vector oprig_dsp_mul_lo_w(HVX_Vector a, HVX_Vector b) {
+static inline HVX_Vector oprig_dsp_mul_lo_w(OPRIG_DSP_IN(HVX_Vector) a, OPRIG_DSP_IN(HVX_Vector) b) {
   return Q6_Vw_vmpyieacc_VwVwVuh(Q6_Vw_vmpyieo_VhVh(a, b), a, b);
 }
 
 /* gemmlowp's SaturatingRoundingDoublingHighMul per word: round(x * m / 2^31)
  * with ties up, INT32_MIN * INT32_MIN saturating to INT32_MAX. vmpye then
  * vmpyo:<<1:rnd:sat:shift, exactly (the rounding of the two halves composes). */
-static inline HVX_Vector oprig_dsp_srdhm_w(HVX_Vector x, HVX_Vector m) {
+static inline HVX_Vector oprig_dsp_srdhm_w(OPRIG_DSP_IN(HVX_Vector) x, OPRIG_DSP_IN(HVX_Vector) m) {
   return Q6_Vw_vmpyoacc_VwVwVh_s1_rnd_sat_shift(Q6_Vw_vmpye_VwVuh(x, m), x, m);
 }
 
@@ -880,10 +883,11 @@ static inline HVX_Vector oprig_dsp_srdhm_w(HVX_Vector x, HVX_Vector m) {
  * an arithmetic shift by exponent - 1 and vavg:rnd with 0 halve it rounding
  * up, in wider precision (no overflow at INT32_MAX). `zero` is a zero
  * vector (made once, outside the loop). */
-static inline HVX_Vector oprig_dsp_rdbpot_w(HVX_Vector x, int exponent, HVX_Vector zero) {
+static inline HVX_Vector oprig_dsp_rdbpot_w(OPRIG_DSP_IN(HVX_Vector) x, int exponent, OPRIG_DSP_IN(HVX_Vector) zero) {
+  HVX_Vector down;
   if ((exponent & 31) == 0) return x;
-  x = Q6_Vw_vsub_VwVw_sat(x, Q6_Vuw_vlsr_VuwR(x, 31)); /* x - 1 where x < 0 */
-  return Q6_Vw_vavg_VwVw_rnd(Q6_Vw_vasr_VwR(x, (exponent & 31) - 1), zero);
+  down = Q6_Vw_vsub_VwVw_sat(x, Q6_Vuw_vlsr_VuwR(x, 31)); /* x - 1 where x < 0 */
+  return Q6_Vw_vavg_VwVw_rnd(Q6_Vw_vasr_VwR(down, (exponent & 31) - 1), zero);
 }
 
 /* TFLite's quantised multiplier (multiplier Q31 in [2^30, 2^31), shift in
@@ -908,7 +912,8 @@ static inline oprig_dsp_quantized_multiplier oprig_dsp_make_quantized_multiplier
 /* TFLite's MultiplyByQuantizedMultiplier per word: x * multiplier * 2^shift
  * / 2^31 as gemmlowp computes it (a left shift, SaturatingRoundingDoubling
  * HighMul, RoundingDivideByPOT): 2 to 7 instructions. */
-static inline HVX_Vector oprig_dsp_apply_quantized_multiplier_w(HVX_Vector x, const oprig_dsp_quantized_multiplier* m) {
+static inline HVX_Vector oprig_dsp_apply_quantized_multiplier_w(OPRIG_DSP_IN(HVX_Vector) x,
+                                                                const oprig_dsp_quantized_multiplier* m) {
   const HVX_Vector shifted = m->left > 0 ? Q6_Vw_vasl_VwR(x, m->left) : x;
   return oprig_dsp_rdbpot_w(oprig_dsp_srdhm_w(shifted, m->multiplier), m->right, m->zero);
 }
