@@ -52,7 +52,7 @@ struct Operands {
 // 8-byte pop after the call take it by store forwarding, where the 4-byte
 // store an int32_t parameter gets made every instruction stall on return.
 #define OPRIG_HVX_SEMANTICS_PARAMS \
-  uint32_t opcode, void *d, const void *a, const void *b, const void *c, int32_t r, int64_t s
+  uint32_t opcode, void* d, const void* a, const void* b, const void* c, int32_t r, int64_t s
 using Semantics = void (*)(OPRIG_HVX_SEMANTICS_PARAMS);
 
 struct Instruction {
@@ -81,14 +81,14 @@ OPRIG_DSP_INTRINSICS(OPRIG_HVX_DECLARE)
 // the body seeing its operands as `o`. The entry point op_<name> views
 // exec()'s parameters as Operands and runs the body inlined, so `o` lives in
 // registers or on op_<name>'s own frame.
-#define OPRIG_HVX_OP(name)                                                                                  \
-  [[gnu::always_inline]] static inline void body_##name(Operands& o);                                      \
-  void op_##name(OPRIG_HVX_SEMANTICS_PARAMS) {                                                             \
-    Operands o{Reg{static_cast<uint8_t*>(d)}, Reg{static_cast<uint8_t*>(const_cast<void*>(a))},            \
+#define OPRIG_HVX_OP(name)                                                                                     \
+  [[gnu::always_inline]] static inline void body_##name(Operands& o);                                         \
+  void op_##name(OPRIG_HVX_SEMANTICS_PARAMS) {                                                                \
+    Operands o{Reg{static_cast<uint8_t*>(d)}, Reg{static_cast<uint8_t*>(const_cast<void*>(a))},               \
                Reg{static_cast<uint8_t*>(const_cast<void*>(b))}, Reg{static_cast<uint8_t*>(const_cast<void*>(c))}, \
-               r, static_cast<int32_t>(s), opcode};                                                                              \
-    body_##name(o);                                                                                        \
-  }                                                                                                        \
+               r, static_cast<int32_t>(s), opcode};                                                           \
+    body_##name(o);                                                                                           \
+  }                                                                                                           \
   [[gnu::always_inline]] static inline void body_##name([[maybe_unused]] Operands& o)
 
 // The semantics by opcode, densely (table.cpp): what the hot path reads.

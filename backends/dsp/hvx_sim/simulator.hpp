@@ -104,9 +104,9 @@ class Simulator {
   [[gnu::cold, gnu::noinline]] void unknown_instruction(uint32_t opcode);
   // execute() of a faulted simulator or an unknown opcode.
   [[gnu::cold, gnu::noinline]] void execute_exceptional(uint32_t opcode, void* d);
-  // execute_bound() without a bound simulator, of a faulted one, or of an unknown opcode.
   // execute_uncommon() in the shape of the semantics, for execute_bound's jump.
   [[gnu::cold, gnu::noinline]] static void execute_uncommon_jump(OPRIG_HVX_SEMANTICS_PARAMS);
+  // execute_bound() without a bound simulator, of a faulted one, or of an unknown opcode.
   [[gnu::cold, gnu::noinline]] static void execute_uncommon(uint32_t opcode, void* d, const void* a, const void* b,
                                                             const void* c, int32_t r, int32_t s);
   std::string describe(uintptr_t address) const;
@@ -118,7 +118,7 @@ class Simulator {
   std::array<uint64_t, kNumOpcodes> executed_{};  // per opcode
   uint64_t unaligned_ = 0, bytes_loaded_ = 0, bytes_stored_ = 0;
   uint32_t opcode_ = 0;  // of the faulting instruction, for fault messages
-  bool used_ = false;  // oprig_dsp_begin ran (an instruction counts in executed_)
+  bool used_ = false;    // oprig_dsp_begin ran (an instruction counts in executed_)
   bool faulted_ = false;
   std::string fault_;
 };
