@@ -37,10 +37,13 @@ OPRIG_HVX_OP(Q6_V_valign_VVI) { align(o, static_cast<uint32_t>(o.r) & 7); }
 OPRIG_HVX_OP(Q6_V_vlalign_VVR) { align(o, N - (static_cast<uint32_t>(o.r) & (N - 1))); }
 OPRIG_HVX_OP(Q6_V_vlalign_VVI) { align(o, N - (static_cast<uint32_t>(o.r) & 7)); }
 // vror: byte k of the result is byte (k + Rt) mod 128 of Vu.
+// Copied out of Vu laid twice side by side: fixed-size copies, which
+// compilers inline (two of variable size went to memcpy).
 OPRIG_HVX_OP(Q6_V_vror_VR) {
-  const size_t shift = static_cast<uint32_t>(o.r) & (N - 1);
-  std::memcpy(o.d.bytes, o.a.bytes + shift, N - shift);
-  std::memcpy(o.d.bytes + (N - shift), o.a.bytes, shift);
+  uint8_t twice[2 * N];
+  std::memcpy(twice, o.a.bytes, N);
+  std::memcpy(twice + N, o.a.bytes, N);
+  std::memcpy(o.d.bytes, twice + (static_cast<uint32_t>(o.r) & (N - 1)), N);
 }
 
 // vshuff/vdeal(Vu, Vv, Rt): from Vv (low) and Vu (high), for each bit of Rt
