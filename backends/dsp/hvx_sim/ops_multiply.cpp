@@ -194,8 +194,10 @@ struct Words {
     std::memcpy(v, vv.bytes, kVectorBytes);
   }
 };
+#if !defined(__SSE2__)  // the portable vmpye and vmpyo below
 inline int32_t high_half(int32_t w) { return w >> 16; }
 inline int32_t low_half(int32_t w) { return w & 0xFFFF; }
+#endif
 // The multiplying half of a word of Vv, widened.
 inline int32_t multiplier(int32_t v, HalfOf half) {
   return half == HalfOf::kOddSigned      ? v >> 16
