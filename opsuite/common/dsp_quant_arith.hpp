@@ -145,9 +145,21 @@ inline HVX_Vector dsp_quant_add_fast_codes(const DspQuantAddFast& k, HVX_Vector 
   // Halfwords: lo = even elements, hi = odd ones.
   const HVX_VectorPair ha = f.is_signed ? Q6_Wh_vsxt_Vb(va) : Q6_Wuh_vzxt_Vub(va);
   const HVX_VectorPair hb = f.is_signed ? Q6_Wh_vsxt_Vb(vb) : Q6_Wuh_vzxt_Vub(vb);
-  // Words a | b << 16: even elements 0..62 and 64..126, odd 1..63 and 65..127.
-  const HVX_VectorPair even = Q6_W_vshuff_VVR(Q6_V_lo_W(hb), Q6_V_lo_W(ha), -2);
-  const HVX_VectorPair odd = Q6_W_vshuff_VVR(Q6_V_hi_W(hb), Q6_V_hi_W(ha), -2);
+  // Words a | b << 16. Without the sign fix the ALU has room: vshuffoe (ALU)
+  // makes words of elements 4j, 4j+2 (from the even halfwords) and 4j+1,
+  // 4j+3, and the two interleaving narrowings restore the order (7 cycles,
+  // shift-bound). With it, vshuff (permute + shift) makes words of elements
+  // 0, 2, .., 62 and 64, .., 126 (and the odd ones), one interleaving
+  // narrowing and vpack restore the order (8 cycles, shift-bound; vshuffoe
+  // would make it 9, ALU-bound).
+  HVX_VectorPair even, odd;
+  if (f.sign_fix) {
+    even = Q6_W_vshuff_VVR(Q6_V_lo_W(hb), Q6_V_lo_W(ha), -2);
+    odd = Q6_W_vshuff_VVR(Q6_V_hi_W(hb), Q6_V_hi_W(ha), -2);
+  } else {
+    even = Q6_Wh_vshuffoe_VhVh(Q6_V_lo_W(hb), Q6_V_lo_W(ha));
+    odd = Q6_Wh_vshuffoe_VhVh(Q6_V_hi_W(hb), Q6_V_hi_W(ha));
+  }
   const HVX_Vector words[4] = {Q6_V_lo_W(even), Q6_V_lo_W(odd), Q6_V_hi_W(even), Q6_V_hi_W(odd)};
   HVX_Vector t[4];
   for (size_t part = 0; part < 4; ++part) {
@@ -156,15 +168,20 @@ inline HVX_Vector dsp_quant_add_fast_codes(const DspQuantAddFast& k, HVX_Vector 
     t[part] = Q6_Vw_vasracc_VwVwR(hi, lo, 16);
     if (f.sign_fix) t[part] = Q6_Vw_condnac_QVwVw(Q6_Q_vcmp_gt_VwVw(k.threshold, t[part]), t[part], k.one);
   }
-  // The narrowing interleaves its two sources: even and odd elements in order.
-  const HVX_Vector first = Q6_Vh_vasr_VwVwR_rnd_sat(t[1], t[0], f.shift);
-  const HVX_Vector second = Q6_Vh_vasr_VwVwR_rnd_sat(t[3], t[2], f.shift);
-  if (f.is_signed) {
-    const HVX_Vector r = Q6_Vb_vpack_VhVh_sat(second, first);
-    return f.clamp ? Q6_Vb_vmin_VbVb(Q6_Vb_vmax_VbVb(r, k.lo), k.hi) : r;
+  HVX_Vector r;
+  if (f.sign_fix) {
+    // Narrowing interleaves its sources: elements 0..63, then 64..127.
+    const HVX_Vector first = Q6_Vh_vasr_VwVwR_rnd_sat(t[1], t[0], f.shift);
+    const HVX_Vector second = Q6_Vh_vasr_VwVwR_rnd_sat(t[3], t[2], f.shift);
+    r = f.is_signed ? Q6_Vb_vpack_VhVh_sat(second, first) : Q6_Vub_vpack_VhVh_sat(second, first);
+  } else {
+    // Even elements (4j, 4j+2 interleaved), odd ones, then bytes interleaved.
+    const HVX_Vector even_h = Q6_Vh_vasr_VwVwR_rnd_sat(t[2], t[0], f.shift);
+    const HVX_Vector odd_h = Q6_Vh_vasr_VwVwR_rnd_sat(t[3], t[1], f.shift);
+    r = f.is_signed ? Q6_Vb_vasr_VhVhR_sat(odd_h, even_h, 0) : Q6_Vub_vasr_VhVhR_sat(odd_h, even_h, 0);
   }
-  const HVX_Vector r = Q6_Vub_vpack_VhVh_sat(second, first);
-  return f.clamp ? Q6_Vub_vmin_VubVub(Q6_Vub_vmax_VubVub(r, k.lo), k.hi) : r;
+  if (!f.clamp) return r;
+  return f.is_signed ? Q6_Vb_vmin_VbVb(Q6_Vb_vmax_VbVb(r, k.lo), k.hi) : Q6_Vub_vmin_VubVub(Q6_Vub_vmax_VubVub(r, k.lo), k.hi);
 }
 
 
