@@ -197,6 +197,11 @@ struct DspQuantArith {
   bool is_signed = false;
   bool fast = false;  // ADD/SUB by the fast program (add_fast), the rest unused
   DspQuantAddFast add_fast{};
+  // MUL in halfword products (dsp_quant_mul_codes): the offsets as halfwords,
+  // zo 2^round_shift, the byte clamp.
+  HVX_Vector in1_offset_h, in2_offset_h, mul_out_offset, lo_b, hi_b;
+  int pre_shift = 0, round_shift = 0;
+  bool clamp = false;
 };
 
 // x * M (quant.hpp) as the vector helper wants it.
@@ -217,6 +222,22 @@ inline DspQuantArith make_dsp_quant_arith(const quant::ArithmeticParams& p, bool
   k.out = dsp_vector_multiplier(p.out);
   k.in1 = mul ? k.out : dsp_vector_multiplier(p.in1);
   k.in2 = mul ? k.out : dsp_vector_multiplier(p.in2);
+  if (mul) {
+    // rdbpot(u, ro) = floor((u - [u < 0] + 2^(ro-1)) / 2^ro); the narrowing
+    // rounds by at most 15 bits, so a larger ro first floors by ro - 15
+    // (floors nest: the result is the same).
+    k.in1_offset_h = Q6_Vh_vsplat_R(p.in1_offset);
+    k.in2_offset_h = Q6_Vh_vsplat_R(p.in2_offset);
+    k.round_shift = p.out.right < 15 ? p.out.right : 15;
+    k.pre_shift = p.out.right - k.round_shift;
+    k.mul_out_offset = Q6_V_vsplat_R(static_cast<int32_t>(static_cast<uint32_t>(p.out_offset) << k.round_shift));
+    const quant::Range type = quant::type_range(is_signed);
+    k.clamp = p.range.lo != type.lo || p.range.hi != type.hi;
+    if (k.clamp) {
+      k.lo_b = Q6_Vb_vsplat_R(p.range.lo);
+      k.hi_b = Q6_Vb_vsplat_R(p.range.hi);
+    }
+  }
   return k;
 }
 
@@ -232,10 +253,41 @@ inline DspQuantArith make_dsp_quant_arith(const quant::ArithmeticParams& p, bool
   return k;
 }
 
+// MUL exactly, about 10 simulated cycles per 128 codes (multiplier-bound): the
+// offset codes as halfwords (vzxt/vsxt: even elements, odd ones), their
+// products as words by one widening vmpy per 64 lanes (|P| <= 65280), then
+// per 32 lanes the rule's srdhm (vmpye + vmpyo) and rdbpot folded into the
+// rounding narrowing: u - [u < 0], plus zo 2^s, rounded right by s. The
+// products come as elements 4j and 4j+2 (even halfwords), 4j+1 and 4j+3: the
+// two interleaving narrowings restore the order.
+inline HVX_Vector dsp_quant_mul_codes(const DspQuantArith& k, HVX_Vector va, HVX_Vector vb) {
+  const HVX_VectorPair ha = k.is_signed ? Q6_Wh_vsxt_Vb(va) : Q6_Wuh_vzxt_Vub(va);
+  const HVX_VectorPair hb = k.is_signed ? Q6_Wh_vsxt_Vb(vb) : Q6_Wuh_vzxt_Vub(vb);
+  const HVX_VectorPair even = Q6_Ww_vmpy_VhVh(Q6_Vh_vadd_VhVh(Q6_V_lo_W(ha), k.in1_offset_h),
+                                              Q6_Vh_vadd_VhVh(Q6_V_lo_W(hb), k.in2_offset_h));
+  const HVX_VectorPair odd = Q6_Ww_vmpy_VhVh(Q6_Vh_vadd_VhVh(Q6_V_hi_W(ha), k.in1_offset_h),
+                                             Q6_Vh_vadd_VhVh(Q6_V_hi_W(hb), k.in2_offset_h));
+  const HVX_Vector products[4] = {Q6_V_lo_W(even), Q6_V_lo_W(odd), Q6_V_hi_W(even), Q6_V_hi_W(odd)};
+  HVX_Vector t[4];
+  for (size_t part = 0; part < 4; ++part) {
+    HVX_Vector u = oprig_dsp_srdhm_w(products[part], k.out.multiplier);
+    if (k.out.right > 0) u = Q6_Vw_vsub_VwVw(u, Q6_Vuw_vlsr_VuwR(u, 31));  // |u| <= 65280: no wrap
+    if (k.pre_shift > 0) u = Q6_Vw_vasr_VwR(u, k.pre_shift);
+    t[part] = Q6_Vw_vadd_VwVw(u, k.mul_out_offset);
+  }
+  const HVX_Vector even_h = Q6_Vh_vasr_VwVwR_rnd_sat(t[2], t[0], k.round_shift);
+  const HVX_Vector odd_h = Q6_Vh_vasr_VwVwR_rnd_sat(t[3], t[1], k.round_shift);
+  const HVX_Vector r = k.is_signed ? Q6_Vb_vasr_VhVhR_sat(odd_h, even_h, 0) : Q6_Vub_vasr_VhVhR_sat(odd_h, even_h, 0);
+  if (!k.clamp) return r;
+  return k.is_signed ? Q6_Vb_vmin_VbVb(Q6_Vb_vmax_VbVb(r, k.lo_b), k.hi_b)
+                     : Q6_Vub_vmin_VubVub(Q6_Vub_vmax_VubVub(r, k.lo_b), k.hi_b);
+}
+
 // 128 codes of a and b (UINT_8, or INT_8 when is_signed) -> 128 result codes;
 // only the first `valid` lanes are computed (the rest read 0).
 inline HVX_Vector dsp_quant_arith_codes(const DspQuantArith& k, HVX_Vector va, HVX_Vector vb, size_t valid) {
   if (k.fast) return dsp_quant_add_fast_codes(k.add_fast, va, vb);
+  if (k.mul) return dsp_quant_mul_codes(k, va, vb);
   constexpr size_t kLanes32 = OPRIG_DSP_VECTOR_BYTES / 4;
   HVX_Vector wa[4], wb[4], r[4];
   if (k.is_signed) {
@@ -251,14 +303,9 @@ inline HVX_Vector dsp_quant_arith_codes(const DspQuantArith& k, HVX_Vector va, H
       continue;
     }
     const HVX_Vector x = Q6_Vw_vadd_VwVw(wa[part], k.in1_offset), z = Q6_Vw_vadd_VwVw(wb[part], k.in2_offset);
-    HVX_Vector raw;
-    if (k.mul) {
-      raw = oprig_dsp_apply_quantized_multiplier_w(oprig_dsp_mul_lo_w(x, z), &k.out);
-    } else {
-      const HVX_Vector sx = oprig_dsp_apply_quantized_multiplier_w(Q6_Vw_vasl_VwR(x, quant::kAddLeftShift), &k.in1);
-      const HVX_Vector sz = oprig_dsp_apply_quantized_multiplier_w(Q6_Vw_vasl_VwR(z, quant::kAddLeftShift), &k.in2);
-      raw = oprig_dsp_apply_quantized_multiplier_w(Q6_Vw_vadd_VwVw(sx, sz), &k.out);
-    }
+    const HVX_Vector sx = oprig_dsp_apply_quantized_multiplier_w(Q6_Vw_vasl_VwR(x, quant::kAddLeftShift), &k.in1);
+    const HVX_Vector sz = oprig_dsp_apply_quantized_multiplier_w(Q6_Vw_vasl_VwR(z, quant::kAddLeftShift), &k.in2);
+    const HVX_Vector raw = oprig_dsp_apply_quantized_multiplier_w(Q6_Vw_vadd_VwVw(sx, sz), &k.out);
     r[part] = Q6_Vw_vmin_VwVw(Q6_Vw_vmax_VwVw(Q6_Vw_vadd_VwVw(raw, k.out_offset), k.lo), k.hi);
   }
   return k.is_signed ? oprig_dsp_narrow_w_b_sat(r) : oprig_dsp_narrow_w_ub_sat(r);

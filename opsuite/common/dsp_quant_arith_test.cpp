@@ -1,5 +1,5 @@
-// common/dsp_quant_arith.hpp's vector programs (the fast ADD/SUB program and
-// the exact one) run on the HVX simulator for all 65536 code pairs of a sweep
+// common/dsp_quant_arith.hpp's vector programs (ADD/SUB's fast program where
+// prepare accepts it, the exact one always, MUL's) run on the HVX simulator for all 65536 code pairs of a sweep
 // of parameter sets, against quant.hpp's integer rule (eval_add, eval_mul):
 // bit-exact for every pair. Random scales and zero points with a fixed seed,
 // plus hand-picked sets: equal scales, ties (the output scale twice the
@@ -89,9 +89,10 @@ std::vector<Case> sweep() {
   std::vector<Case> cases;
   for (const bool is_signed : {false, true}) {
     const int32_t zmin = is_signed ? -128 : 0, zmax = is_signed ? 127 : 255;
-    for (uint32_t op = 0; op < 2; ++op)
+    for (uint32_t op = 0; op < 3; ++op)
       for (uint32_t act = 0; act < 4; ++act) {
-        // Equal scales, ties (output scale twice the inputs'), extreme ratios.
+        // Equal scales, ties (output scale twice the inputs'), extreme ratios; for MUL
+        // multipliers from 0.5 (no rounding shift) to 2^-17 (beyond the narrowing's 15).
         cases.push_back({op, 0.5f, 0.5f, 0.5f, zmin + 128, zmin + 128, zmin + 128, act, is_signed});
         cases.push_back({op, 0.25f, 0.25f, 0.5f, zmin + 100, zmin + 3, zmin + 140, act, is_signed});
         cases.push_back({op, 1.0f / 255, 1.0f / 255, 2.0f / 255, zmin, zmin + 7, zmin + 128, act, is_signed});
@@ -142,7 +143,7 @@ TEST(DspQuantArith, EveryCodePairMatchesTheIntegerRule) {
   std::cout << tested << " parameter sets; ADD/SUB: " << fast << " by the fast program (" << sign_fix
             << " with the sign fix), " << exact_only
             << " by the exact one only\n";
-  EXPECT_GT(tested, 120u);
+  EXPECT_GT(tested, 190u);
   EXPECT_GT(exact_only, 0u);  // both of the kernel's paths are exercised
   EXPECT_GT(fast, sign_fix);  // both forms of the fast program
   EXPECT_GT(sign_fix, 0u);
