@@ -5,7 +5,8 @@
 // output's zero point, clamped to the activation's range and narrowed back
 // (110-116 instructions, 24 simulated cycles per 128 codes). ADD and SUB also
 // have a fast program (22-32 instructions, 7-8 cycles, below) that kernels run
-// where prepare found it bit-exact for every code pair.
+// where prepare found it bit-exact for every code pair; MUL has one exact
+// program in halfword products (dsp_quant_mul_codes, 10-11 cycles).
 // Used by opsuite/builtins/dsp.cpp (QuantizedArithmetic) and
 // opsuite/elementwise_binary/dsp.cpp (UINT_8 ADD, SUB, MUL). Include only from
 // dsp kernels (it needs oprig_dsp.h).
