@@ -125,10 +125,15 @@ TEST(DspQuantArith, EveryCodePairMatchesTheIntegerRule) {
     ++tested;
     Session session;
     const bool mul = c.operation == 2;
-    // The exact program, always.
-    EXPECT_EQ(mismatches(c, p, oprig::opsuite::make_dsp_quant_arith(p, mul, c.is_signed)), 0u) << describe(c);
+    const oprig::opsuite::QuantAddFastPlan plan =
+        mul ? oprig::opsuite::QuantAddFastPlan{} : oprig::opsuite::plan_dsp_quant_add_fast(p, c.is_signed);
+    // MUL's program; ADD/SUB's exact one where the kernel falls back to it and
+    // on every third set besides (its 110 instructions a vector dominate the
+    // test's time, in the ASan build too).
+    if (mul || !plan.usable || tested % 3 == 0) {
+      EXPECT_EQ(mismatches(c, p, oprig::opsuite::make_dsp_quant_arith(p, mul, c.is_signed)), 0u) << describe(c);
+    }
     if (mul) continue;
-    const oprig::opsuite::QuantAddFastPlan plan = oprig::opsuite::plan_dsp_quant_add_fast(p, c.is_signed);
     if (!plan.usable) {
       ++exact_only;
       continue;
