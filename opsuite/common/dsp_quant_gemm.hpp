@@ -76,7 +76,9 @@ inline void dsp_quant_gemm_pack(DspQuantGemm& g, const uint8_t* w, const int32_t
   const size_t n_size = g.n, k_size = g.k;
   const HVX_Vector ones = Q6_V_vsplat_R(kDspGemmOnes);
   const HVX_Vector zero = Q6_V_vzero();
-  const HVX_Vector sign = Q6_Vb_vsplat_R(0x80);
+  // Splatted only where used: MatMul's packing runs the instructions it ran
+  // before FullyConnected shared it (the same simulated cycles).
+  const HVX_Vector sign = g.flip_w ? Q6_Vb_vsplat_R(0x80) : zero;
   for (size_t b = 0; b < g.blocks; ++b) {
     const size_t n0 = b * kDspGemmBlock;
     DspVectorSlot* out = g.packed.data() + b * g.quads * 4;

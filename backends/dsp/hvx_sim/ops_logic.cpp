@@ -120,14 +120,26 @@ OPRIG_HVX_OP(Q6_Q_vsetq2_R) {
 }
 
 OPRIG_HVX_OP(Q6_V_vmux_QVV) {
-  for (size_t i = 0; i < kVectorBytes; ++i) o.d.bytes[i] = o.a.bit(i) ? o.b.bytes[i] : o.c.bytes[i];
+  // On local copies: the operands are views the compiler must assume
+  // overlap, and the byte loop vectorises only on arrays it owns.
+  uint8_t q[kVectorBytes], u[kVectorBytes], v[kVectorBytes], d[kVectorBytes];
+  std::memcpy(q, o.a.bytes, kVectorBytes);
+  std::memcpy(u, o.b.bytes, kVectorBytes);
+  std::memcpy(v, o.c.bytes, kVectorBytes);
+  for (size_t i = 0; i < kVectorBytes; ++i) d[i] = q[i] != 0 ? u[i] : v[i];
+  std::memcpy(o.d.bytes, d, kVectorBytes);
 }
 // vswap: lo() = Q ? Vu : Vv, hi() the other.
 OPRIG_HVX_OP(Q6_W_vswap_QVV) {
+  uint8_t q[kVectorBytes], u[kVectorBytes], v[kVectorBytes], d[2 * kVectorBytes];
+  std::memcpy(q, o.a.bytes, kVectorBytes);
+  std::memcpy(u, o.b.bytes, kVectorBytes);
+  std::memcpy(v, o.c.bytes, kVectorBytes);
   for (size_t i = 0; i < kVectorBytes; ++i) {
-    o.d.bytes[i] = o.a.bit(i) ? o.b.bytes[i] : o.c.bytes[i];
-    o.d.bytes[kVectorBytes + i] = o.a.bit(i) ? o.c.bytes[i] : o.b.bytes[i];
+    d[i] = q[i] != 0 ? u[i] : v[i];
+    d[kVectorBytes + i] = q[i] != 0 ? v[i] : u[i];
   }
+  std::memcpy(o.d.bytes, d, 2 * kVectorBytes);
 }
 
 #define OPRIG_HVX_COMPARES(T, Lane, cmp, Cmp)                                                                \

@@ -38,22 +38,82 @@ OPRIG_HVX_OP(Q6_V_vror_VR) {
 // vshuff/vdeal(Vu, Vv, Rt): from Vv (low) and Vu (high), for each bit of Rt
 // (ascending for shuff, descending for deal) swap the high vector's byte k
 // with the low vector's byte k + bit, for every k without that bit.
-OPRIG_HVX_OP(Q6_W_vshuff_VVR) {
-  std::memcpy(o.d.bytes, o.b.bytes, N);
-  std::memcpy(o.d.bytes + N, o.a.bytes, N);
-  for (size_t offset = 1; offset < N; offset <<= 1)
-    if ((static_cast<uint32_t>(o.r) & offset) != 0)
+// The network depends on the 7 low bits of Rt only, so it is run once per
+// control value on the byte positions (at first use), and an instruction
+// then moves bytes by that permutation. The controls kernels use (-1, -2,
+// -4, ...: element interleaves) move whole runs of 2^k bytes; the widest run
+// every piece of a permutation keeps is found once too, so those copy
+// chunks instead of bytes. Same results, a fraction of the host time (TopK's
+// key widening spent half its time in the byte-wise network).
+namespace {
+
+struct PairPermutation {
+  uint8_t from[2 * N];  // byte i of the result is byte from[i] of Vv:Vu
+  size_t run = 1;       // every aligned run of this many result bytes comes from consecutive bytes
+};
+using PairPermutations = PairPermutation[N];
+
+void build_pair_permutations(PairPermutations& table, bool deal) {
+  for (uint32_t control = 0; control < N; ++control) {
+    PairPermutation& p = table[control];
+    for (size_t i = 0; i < 2 * N; ++i) p.from[i] = static_cast<uint8_t>(i);
+    for (size_t step = 0; step < 7; ++step) {
+      const size_t offset = deal ? (N >> 1) >> step : size_t{1} << step;
+      if ((control & offset) == 0) continue;
       for (size_t k = 0; k < N; ++k)
-        if ((k & offset) == 0) std::swap(o.d.bytes[N + k], o.d.bytes[k + offset]);
+        if ((k & offset) == 0) std::swap(p.from[N + k], p.from[k + offset]);
+    }
+    for (size_t run = 2 * N; run > 1; run >>= 1) {
+      bool whole = true;
+      for (size_t i = 0; i < 2 * N && whole; ++i)
+        whole = p.from[i] % run == i % run && size_t{p.from[i]} - i % run == size_t{p.from[i - i % run]};
+      if (whole) {
+        p.run = run;
+        break;
+      }
+    }
+  }
 }
-OPRIG_HVX_OP(Q6_W_vdeal_VVR) {
-  std::memcpy(o.d.bytes, o.b.bytes, N);
-  std::memcpy(o.d.bytes + N, o.a.bytes, N);
-  for (size_t offset = N >> 1; offset > 0; offset >>= 1)
-    if ((static_cast<uint32_t>(o.r) & offset) != 0)
-      for (size_t k = 0; k < N; ++k)
-        if ((k & offset) == 0) std::swap(o.d.bytes[N + k], o.d.bytes[k + offset]);
+
+const PairPermutations& shuff_permutations() {
+  static PairPermutations table;
+  static const bool built = (build_pair_permutations(table, false), true);
+  (void)built;
+  return table;
 }
+const PairPermutations& deal_permutations() {
+  static PairPermutations table;
+  static const bool built = (build_pair_permutations(table, true), true);
+  (void)built;
+  return table;
+}
+
+template <size_t Run>
+void move_runs(uint8_t* d, const uint8_t* src, const uint8_t* from) {
+  for (size_t i = 0; i < 2 * N; i += Run) std::memcpy(d + i, src + from[i], Run);
+}
+
+void permute_pair(Operands& o, const PairPermutation& p) {
+  uint8_t src[2 * N];
+  std::memcpy(src, o.b.bytes, N);
+  std::memcpy(src + N, o.a.bytes, N);
+  switch (p.run) {
+    case 1: move_runs<1>(o.d.bytes, src, p.from); break;
+    case 2: move_runs<2>(o.d.bytes, src, p.from); break;
+    case 4: move_runs<4>(o.d.bytes, src, p.from); break;
+    case 8: move_runs<8>(o.d.bytes, src, p.from); break;
+    case 16: move_runs<16>(o.d.bytes, src, p.from); break;
+    case 32: move_runs<32>(o.d.bytes, src, p.from); break;
+    case 64: move_runs<64>(o.d.bytes, src, p.from); break;
+    case 128: move_runs<128>(o.d.bytes, src, p.from); break;
+    default: move_runs<256>(o.d.bytes, src, p.from); break;
+  }
+}
+
+}  // namespace
+
+OPRIG_HVX_OP(Q6_W_vshuff_VVR) { permute_pair(o, shuff_permutations()[static_cast<uint32_t>(o.r) & (N - 1)]); }
+OPRIG_HVX_OP(Q6_W_vdeal_VVR) { permute_pair(o, deal_permutations()[static_cast<uint32_t>(o.r) & (N - 1)]); }
 // Deal: even elements to the first half, odd ones to the second.
 OPRIG_HVX_OP(Q6_Vb_vdeal_Vb) {
   for (size_t i = 0; i < N / 2; ++i) {
