@@ -1,10 +1,11 @@
 // fp16 <-> fp32 conversion of runs of elements for the cpu kernels that
 // compute FLOAT_16 in fp32 (Conv2D, DepthwiseConv2D and MatMul widen whole
-// tensors; Pool2D and Resize a window cell or a row at a time): once here, so
-// every op rounds the same way (round to nearest even, as core/half.hpp) and
-// the F16C paths are written once. The F16C functions need a cpu whose
-// backend allows AVX2 (cpu_isa above OPRIG_CPU_ISA_SCALAR); they exist only
-// on x86-64. Compiled once, in common/half_convert.cpp.
+// tensors; Pool2D, Resize and ElementwiseBinary a window cell, a row or a
+// block at a time): once here, so every op rounds the same way (round to
+// nearest even, as core/half.hpp) and the F16C paths are written once. The
+// F16C functions need a cpu whose backend allows AVX2 (cpu_isa above
+// OPRIG_CPU_ISA_SCALAR); they exist only on x86-64. Compiled once, in
+// common/half_convert.cpp.
 #pragma once
 
 #include <cstddef>
