@@ -39,7 +39,10 @@ constexpr const char* kRole = "OPRIG_SELF_CHILD_TEST_ROLE";
     std::fflush(stdout);
     std::_Exit(0);
   }
-  if (std::strcmp(role, "signal") == 0) raise(SIGTERM);
+  if (std::strcmp(role, "signal") == 0) {
+    signal(SIGTERM, SIG_DFL);  // a disposition inherited as ignored would keep it alive
+    raise(SIGTERM);
+  }
   if (std::strcmp(role, "hang") == 0) sleep(60);
   std::_Exit(99);
 }();
