@@ -1,14 +1,8 @@
 #include "runner/node_judges.hpp"
 
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 #include <chrono>
-#include <cerrno>
 #include <cstring>
 #include <iostream>
 #include <set>
@@ -17,9 +11,8 @@
 #include "core/half.hpp"
 #include "runner/abi_params.hpp"
 #include "runner/package_probe.hpp"
+#include "runner/self_child.hpp"
 #include "runner/suite.hpp"
-
-extern char** environ;
 
 namespace oprig::harness {
 namespace {
@@ -279,10 +272,6 @@ class PackageJudge : public NodeJudge {
   TypeCombo types_;
 };
 
-std::string tail(const std::string& text, size_t limit = 2000) {
-  return text.size() <= limit ? text : "..." + text.substr(text.size() - limit);
-}
-
 }  // namespace
 
 OpJudges make_judges(const OpCaseSpace& space, const Package* package, const opsuite::ReferenceOp* bundled) {
@@ -337,74 +326,28 @@ int derive_plan_command(const std::filesystem::path& spec_path, const std::strin
 nlohmann::ordered_json derive_plan_in_child(const std::filesystem::path& spec_path, const std::string& op,
                                             const std::filesystem::path& package_path, bool bundled_reference,
                                             const std::string& spec_file) {
-  int out[2], err[2];
-  if (pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0)
-    throw std::runtime_error(std::string("pipe: ") + strerror(errno));
   std::vector<std::string> args = {"oprig", "__derive-plan", "--spec", spec_path.string(), "--op", op,
                                    "--spec-file", spec_file};
   if (!package_path.empty()) args.insert(args.end(), {"--package", package_path.string()});
   if (bundled_reference) args.push_back("--bundled-reference");
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, out[1], 1);
-  posix_spawn_file_actions_adddup2(&actions, err[1], 2);
-  pid_t pid = -1;
-  const int rc = posix_spawn(&pid, "/proc/self/exe", &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  close(out[1]);
-  close(err[1]);
-  if (rc != 0) {
-    close(out[0]);
-    close(err[0]);
-    throw std::runtime_error(std::string("cannot start a process to derive the plan in: ") + strerror(rc));
-  }
-  std::string said, complained;
-  pollfd fds[2] = {{out[0], POLLIN, 0}, {err[0], POLLIN, 0}};
-  int open_fds = 2;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(300);
-  bool timed_out = false;
-  while (open_fds > 0) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) {
-      kill(pid, SIGKILL);
-      timed_out = true;
-      break;
-    }
-    if (poll(fds, 2, static_cast<int>(left.count())) <= 0) continue;
-    for (pollfd& f : fds) {
-      if (f.fd < 0 || !(f.revents & (POLLIN | POLLHUP))) continue;
-      char chunk[65536];
-      const ssize_t n = read(f.fd, chunk, sizeof chunk);
-      if (n <= 0) {
-        close(f.fd);
-        f.fd = -1;
-        --open_fds;
-        continue;
-      }
-      (f.fd == out[0] ? said : complained).append(chunk, static_cast<size_t>(n));
-    }
-  }
-  for (pollfd& f : fds)
-    if (f.fd >= 0) close(f.fd);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  if (!timed_out && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+  const SelfChild child =
+      run_self_child(std::move(args), ChildStderr::kApart, std::chrono::seconds(300), "derive the plan in");
+  const int status = child.status;
+  const bool timed_out = child.timed_out;
+  const std::string& complained = child.err;
+  if (child.succeeded()) {
     try {
-      return nlohmann::ordered_json::parse(said);
+      return nlohmann::ordered_json::parse(child.out);
     } catch (const std::exception& e) {
       throw std::runtime_error("the plan derived from " + spec_path.string() + " is not JSON: " + e.what());
     }
   }
-  if (!timed_out && WIFEXITED(status)) throw InputError(tail(complained));
+  if (!timed_out && WIFEXITED(status)) throw InputError(output_tail(complained));
   const std::string how = timed_out ? "did not finish within 300 s (killed)"
-                                    : "died with signal " + std::to_string(WTERMSIG(status)) + " (" +
-                                          (strsignal(WTERMSIG(status)) ? strsignal(WTERMSIG(status)) : "?") + ")";
+                                    : "died with " + signal_text(WTERMSIG(status));
   throw PackageLoadCrash("CRASH deriving the test plan of " + op + " from " + spec_path.string() + ": the package " +
                          package_path.string() + "'s reference or validate hook, asked which nodes are valid, " + how +
-                         "; nothing was run" + (complained.empty() ? "" : "\n--- its output ---\n" + tail(complained)));
+                         "; nothing was run" + (complained.empty() ? "" : "\n--- its output ---\n" + output_tail(complained)));
 }
 
 }  // namespace oprig::harness

@@ -13,6 +13,7 @@
 #include <map>
 
 #include "runner/lifecycle_plan.hpp"
+#include "runner/self_child.hpp"
 #include "runner/worker.hpp"
 
 extern char** environ;
@@ -108,11 +109,6 @@ std::string seconds_text(double s) {
   char text[32];
   std::snprintf(text, sizeof text, "%g s", s);
   return text;
-}
-
-std::string signal_text(int sig) {
-  const char* name = strsignal(sig);
-  return "signal " + std::to_string(sig) + " (" + (name ? name : "?") + ")";
 }
 
 void spawn(Worker& w, const Selection& selection, const SupervisorOptions& options,

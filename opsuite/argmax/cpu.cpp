@@ -28,7 +28,7 @@
 
 #include "argmax/argmax_plan.hpp"
 #include "common/kernel.hpp"
-#include "core/half.hpp"
+#include "common/order_keys.hpp"
 
 namespace oprig::opsuite {
 
@@ -69,13 +69,7 @@ struct ArgMaxCpuKernel : KernelBase {
 
 // ---- keys --------------------------------------------------------------------
 
-inline int32_t key_of(float x) {
-  if (x != x) return INT32_MAX;
-  const auto b = static_cast<int32_t>(std::bit_cast<uint32_t>(x + 0.0f));  // -0 + 0 = +0
-  return b ^ static_cast<int32_t>(static_cast<uint32_t>(b >> 31) >> 1);
-}
-inline int32_t key_of(uint16_t h) { return key_of(half_to_float(h)); }
-inline int32_t key_of(int32_t v) { return v; }
+using order_keys::key_of;  // common/order_keys.hpp
 
 // ---- scalar path -----------------------------------------------------------------
 
@@ -114,17 +108,9 @@ void columns_scalar(const T* p, size_t n, size_t inner, size_t width, int32_t* o
 // ---- AVX2 path: 8 lanes ----------------------------------------------------------------
 #define OPRIG_AVX2 __attribute__((target("avx2,fma,f16c"), always_inline)) inline
 
-OPRIG_AVX2 __m256i key8(__m256 x) {
-  const __m256i b = _mm256_castps_si256(_mm256_add_ps(x, _mm256_setzero_ps()));
-  const __m256i k = _mm256_xor_si256(b, _mm256_srli_epi32(_mm256_srai_epi32(b, 31), 1));
-  const __m256i nan = _mm256_castps_si256(_mm256_cmp_ps(x, x, _CMP_UNORD_Q));
-  return _mm256_blendv_epi8(k, _mm256_set1_epi32(INT32_MAX), nan);
-}
-OPRIG_AVX2 __m256i load_key8(const float* p) { return key8(_mm256_loadu_ps(p)); }
-OPRIG_AVX2 __m256i load_key8(const uint16_t* p) {
-  return key8(_mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))));
-}
-OPRIG_AVX2 __m256i load_key8(const int32_t* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
+using order_keys::key8;
+using order_keys::load_key8;
+
 // The first m (< 8) elements; the other lanes are never taken (see `lanes`).
 template <class T>
 OPRIG_AVX2 __m256i load_key8_partial(const T* p, size_t m) {
@@ -225,25 +211,14 @@ __attribute__((target("avx2,fma,f16c"))) void columns_avx2(const T* p, size_t n,
 #define OPRIG_AVX512_TARGET "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma,f16c"
 #define OPRIG_AVX512 __attribute__((target(OPRIG_AVX512_TARGET), always_inline)) inline
 
-// The maskz forms with every lane set: the plain shifts and conversions start
-// from an "undefined" register that GCC 12 reports as maybe-uninitialized.
-constexpr __mmask16 kAll = 0xFFFF;
-
-OPRIG_AVX512 __m512i key16(__m512 x) {
-  const __m512i b = _mm512_castps_si512(_mm512_add_ps(x, _mm512_setzero_ps()));
-  const __m512i k = _mm512_xor_si512(b, _mm512_maskz_srli_epi32(kAll, _mm512_maskz_srai_epi32(kAll, b, 31), 1));
-  return _mm512_mask_mov_epi32(k, _mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q), _mm512_set1_epi32(INT32_MAX));
-}
+using order_keys::kAll;
+using order_keys::key16;
+using order_keys::load_key16;  // and the masked forms:
 OPRIG_AVX512 __m512i load_key16(const float* p, __mmask16 m) { return key16(_mm512_maskz_loadu_ps(m, p)); }
 OPRIG_AVX512 __m512i load_key16(const uint16_t* p, __mmask16 m) {
   return key16(_mm512_maskz_cvtph_ps(kAll, _mm256_maskz_loadu_epi16(m, p)));
 }
 OPRIG_AVX512 __m512i load_key16(const int32_t* p, __mmask16 m) { return _mm512_maskz_loadu_epi32(m, p); }
-OPRIG_AVX512 __m512i load_key16(const float* p) { return key16(_mm512_loadu_ps(p)); }
-OPRIG_AVX512 __m512i load_key16(const uint16_t* p) {
-  return key16(_mm512_maskz_cvtph_ps(kAll, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p))));
-}
-OPRIG_AVX512 __m512i load_key16(const int32_t* p) { return _mm512_loadu_si512(p); }
 
 template <bool kLast>
 OPRIG_AVX512 __mmask16 takes16(__m512i key, __m512i best) {

@@ -72,9 +72,8 @@ oprig_status prepare(oprig_kernel* kernel, const oprig_tensor* inputs, size_t nu
 
 void run_rows(const ArgMaxDsp& k, const uint8_t* in, int32_t* out) {
   const reduce::Constants c(k.rule);
-  oprig_dsp_map(&k.bases, sizeof k.bases, "the argmax key bases");
   HVX_Vector bases[4];
-  for (size_t j = 0; j < 4; ++j) bases[j] = oprig_vmem_load(k.bases.lanes[j]);
+  k.bases.load("the argmax key bases", bases);
   const reduce::PlainWalk walk(k.rule, c, OPRIG_DSP_VECTOR_BYTES);
   const size_t n = k.shape.n;
   for (size_t o = 0; o < k.shape.outer; ++o) {

@@ -47,6 +47,8 @@ struct oprig_kernel {
   std::vector<oprig::opsuite::DspCopyTarget> slice_targets;
   // Quantised FullyConnected: the shared vrmpy product (weights w[units][depth]).
   oprig::opsuite::DspQuantGemm gemm;
+  // Quantised ADD/SUB: the fast program where it is exact for these parameters.
+  oprig::opsuite::QuantAddFastPlan add_fast;
 };
 
 namespace oprig::builtins {
@@ -337,7 +339,7 @@ void run_quant_arithmetic(const oprig_kernel& k, const oprig_tensor* in, uint8_t
   const bool is_signed = n.in_dtype == OPRIG_DTYPE_INT_8;
   const Source a = source(in[0], k.a_repeats, n.count, 1);
   const Source b = source(in[1], k.b_repeats, n.count, 1);
-  const opsuite::DspQuantArith arith = opsuite::make_dsp_quant_arith(n.arithmetic, n.operation == kMul, is_signed);
+  const opsuite::DspQuantArith arith = opsuite::make_dsp_quant_arith(n.arithmetic, n.operation == kMul, is_signed, k.add_fast);
   for (size_t first = 0; first < n.count; first += kVector)
     oprig_dsp_store_bytes(y + first, n.count - first,
                           opsuite::dsp_quant_arith_codes(arith, a.at(first), b.at(first), n.count - first));
@@ -390,6 +392,9 @@ oprig_status prepare(oprig_kernel* k, const oprig_tensor* inputs, size_t num_inp
   k->a_repeats = n.plan.a_step() == 0 && n.count > 1;
   k->b_repeats = n.plan.b_step() == 0 && n.count > 1;
   if (n.op == Op::kCompare && n.quantised) build_thresholds(*k);
+  k->add_fast = {};
+  if (n.op == Op::kQuantizedArithmetic && n.operation != kMul)
+    k->add_fast = opsuite::plan_dsp_quant_add_fast(n.arithmetic, n.in_dtype == OPRIG_DTYPE_INT_8);
   return OPRIG_STATUS_OK;
 }
 

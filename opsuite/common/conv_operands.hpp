@@ -1,8 +1,8 @@
 // What the convolutions Conv2D and DepthwiseConv2D (conv_geometry.hpp,
 // depthwise_geometry.hpp and their kernels) read and check alike: the
 // window's parameters, activations, static weights, an optional bias and the
-// output of one float type (FLOAT_32 or FLOAT_16, not quantised), and at
-// execute the tensors a device kernel binds.
+// output of one float type (FLOAT_32 or FLOAT_16), or quantised under
+// quant_conv.hpp's rule, and at execute the tensors a device kernel binds.
 #pragma once
 
 #include <algorithm>
@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "common/kernel.hpp"
+#include "common/quant_conv.hpp"
 #include "oprig/oprig_package.h"
 
 namespace oprig::opsuite {
@@ -54,6 +55,37 @@ inline oprig_status check_float_operands(const oprig_tensor* inputs, size_t num_
   if (in.rank != 4 || w.rank != 4) return OPRIG_STATUS_INVALID_ARGUMENT;
   out->dtype = static_cast<oprig_dtype>(dtype);
   out->has_bias = has_bias;
+  return OPRIG_STATUS_OK;
+}
+
+struct ConvOperands {
+  oprig_dtype dtype = OPRIG_DTYPE_INVALID;
+  bool has_bias = false;   // a third input of dtype INVALID is absent
+  bool quantized = false;  // UINT_8 / INT_8 under quant_conv.hpp's integer rule
+  quant::ConvRule rule;    // when quantized
+};
+
+// The operand checks both convolutions' prepare() start with: with
+// `quantized_ok` and quantised activations, quant_conv.hpp's rule and rank-4
+// activations and weights; else check_float_operands().
+inline oprig_status check_conv_operands(const oprig_tensor* inputs, size_t num_inputs, const oprig_tensor* outputs,
+                                        size_t num_outputs, bool quantized_ok, ConvOperands* out) {
+  *out = ConvOperands{};
+  if (quantized_ok && num_inputs >= 2 && num_inputs <= 3 && num_outputs == 1 && inputs != nullptr &&
+      outputs != nullptr && quant::is_quantized(inputs[0])) {
+    const oprig_status st = quant::conv_rule(inputs, num_inputs, outputs[0], &out->rule);
+    if (st != OPRIG_STATUS_OK) return st;
+    if (inputs[0].rank != 4 || inputs[1].rank != 4) return OPRIG_STATUS_INVALID_ARGUMENT;
+    out->dtype = static_cast<oprig_dtype>(inputs[0].dtype);
+    out->quantized = true;
+    out->has_bias = out->rule.has_bias;
+    return OPRIG_STATUS_OK;
+  }
+  FloatOperands operands;
+  const oprig_status st = check_float_operands(inputs, num_inputs, outputs, num_outputs, &operands);
+  if (st != OPRIG_STATUS_OK) return st;
+  out->dtype = operands.dtype;
+  out->has_bias = operands.has_bias;
   return OPRIG_STATUS_OK;
 }
 

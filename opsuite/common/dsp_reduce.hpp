@@ -75,6 +75,12 @@ struct alignas(OPRIG_DSP_VECTOR_BYTES) RowBases {
     for (size_t j = 0; j < 4; ++j)
       for (size_t l = 0; l < 32; ++l) lanes[j][l] = rule.base(32 * j + l);
   }
+  // Inside the dsp program: the four vectors row_max_plain takes, from this
+  // kernel memory mapped for the simulator under `name`.
+  void load(const char* name, HVX_Vector out[4]) const {
+    oprig_dsp_map(this, sizeof *this, name);
+    for (size_t j = 0; j < 4; ++j) out[j] = oprig_vmem_load(lanes[j]);
+  }
 };
 
 // The code and the index a key holds, per word.

@@ -1,4 +1,5 @@
-// For the device tests of the selection ops (argmax/, top_k/ device_test.cpp):
+// For the tests of the selection ops (argmax/, top_k/ device_test.cpp, and
+// tensor_of for their cpu_test.cpp):
 // inputs in FLOAT_32, FLOAT_16 or INT_32 drawn from a few values, so that
 // every line holds ties, with NaN, both zeros, infinities and the integer
 // extremes among them; each element also as a double for the oracles, which
@@ -83,6 +84,25 @@ struct Lines {
   }
   size_t at(size_t o, size_t j, size_t i) const { return (o * n + j) * inner + i; }
 };
+
+// Values of few levels (multiples of 1 / int_scale) as a tensor of `dtype`:
+// INT_32 holds v * int_scale, which keeps their order; FLOAT_16 rounds to
+// nearest even.
+inline HostTensor tensor_of(oprig_dtype dtype, const std::vector<int64_t>& shape, const std::vector<double>& v,
+                            double int_scale) {
+  if (dtype == OPRIG_DTYPE_INT_32) {
+    std::vector<int32_t> i(v.size());
+    for (size_t k = 0; k < v.size(); ++k) i[k] = static_cast<int32_t>(v[k] * int_scale);
+    return HostTensor::of(dtype, shape, i);
+  }
+  if (dtype == OPRIG_DTYPE_FLOAT_16) {
+    std::vector<uint16_t> h(v.size());
+    for (size_t k = 0; k < v.size(); ++k) h[k] = float_to_half(static_cast<float>(v[k]));
+    return HostTensor::of(dtype, shape, h);
+  }
+  std::vector<float> f(v.begin(), v.end());
+  return HostTensor::of(dtype, shape, f);
+}
 
 inline std::string dtype_text(oprig_dtype dtype) {
   return dtype == OPRIG_DTYPE_FLOAT_32 ? "f32" : dtype == OPRIG_DTYPE_FLOAT_16 ? "f16" : "i32";

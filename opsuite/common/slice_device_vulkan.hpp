@@ -75,6 +75,26 @@ inline int add_slice_module(VulkanPipelines& pipelines, const VulkanSliceDevice&
   return pipelines.add_module(device.subgroup_shuffle ? subgroup : plain);
 }
 
+// The end of a slice kernel's prepare(), after the op's own checks:
+// `outer` x `inner` slices of `length` elements, FLOAT_16 if `half` else
+// FLOAT_32 (contiguous FLOAT_16 slices go in words of two elements).
+// UNSUPPORTED past the shaders' 32-bit element indices, one binding's size
+// or 2^32 workgroups; else the layout and the pipeline specialised on
+// (group size, half, cache) of `module`. Nothing to lay out for no elements.
+inline oprig_status prepare_slice_pipeline(VulkanPipelines& pipelines, int module, const VulkanSliceDevice& device,
+                                           uint64_t outer, uint64_t length, uint64_t inner, bool half,
+                                           SliceLayout* layout, VkPipeline* pipeline) {
+  const uint64_t count = outer * length * inner;
+  if (count >= (uint64_t{1} << 32) || count * (half ? 2 : 4) > pipelines.max_range()) return OPRIG_STATUS_UNSUPPORTED;
+  if (count == 0) return OPRIG_STATUS_OK;
+  const uint64_t units = half && inner == 1 ? length / 2 + 1 : length;
+  *layout = layout_slices(outer, units, inner, device.slices);
+  if (layout->groups >= (uint64_t{1} << 32)) return OPRIG_STATUS_UNSUPPORTED;
+  const uint32_t constants[3] = {layout->group, half ? 1u : 0u, device.slices.cache};
+  *pipeline = pipelines.pipeline(module, constants);
+  return *pipeline == VK_NULL_HANDLE ? OPRIG_STATUS_BACKEND_ERROR : OPRIG_STATUS_OK;
+}
+
 // Records a slice kernel over `layout`: up to 65535 workgroups (every device
 // allows that many; the shaders loop over the rest), then the barrier.
 inline oprig_status record_slice_groups(VulkanPipelines& pipelines, const oprig_execute_info& info, VkPipeline pipeline,

@@ -23,19 +23,16 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
-#include <memory>
 #include <string>
-#include <thread>
 #include <vector>
 
+#include "bench/micro/cpu_kernel_bench.hpp"
 #include "bench/micro/device_kernel_bench.hpp"
-#include "cpu/cpu_backend.hpp"
-#include "runner/kernel_session.hpp"
+#include "bench/micro/split_over_threads.hpp"
 
 namespace {
 
 using oprig::harness::HostTensor;
-using oprig::harness::KernelSession;
 using oprig::harness::ParamList;
 
 constexpr int64_t kPixels = 8 * 64 * 64;
@@ -60,65 +57,27 @@ std::vector<float>& output() {
   return y;
 }
 
-struct Session {
-  std::unique_ptr<oprig::CpuBackend> backend;
-  std::unique_ptr<KernelSession> kernel;
-  std::string error;
-};
-
-std::unique_ptr<Session> make(unsigned threads) {
-  auto s = std::make_unique<Session>();
-  s->backend = std::make_unique<oprig::CpuBackend>(threads);
-  const oprig_implementation_v1* impl = oprig::harness::opsuite_implementation(OPRIG_BACKEND_CPU, &s->error);
-  if (impl == nullptr) return s;
-  std::vector<HostTensor> inputs;
-  for (size_t k = 0; k < 3; ++k)
-    inputs.push_back(HostTensor::of(OPRIG_DTYPE_FLOAT_32, {8, 64, 64, kChannels[k]}, input(k)));
-  oprig_tensor out{};
-  out.dtype = OPRIG_DTYPE_FLOAT_32;
-  s->kernel = std::make_unique<KernelSession>(*s->backend, *impl, "Concat", ParamList().add_int("axis", 3), inputs,
-                                              std::vector<oprig_tensor>{out});
-  if (!s->kernel->ok()) s->error = s->kernel->error();
-  return s;
-}
-
 void count(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(2 * kOutBytes));
 }
 
 void BM_ConcatCpu(benchmark::State& state) {
-  const auto threads = static_cast<unsigned>(state.range(0));
-  static std::unique_ptr<Session> sessions[3];
-  auto& s = sessions[threads];
-  if (!s) s = make(threads);
-  if (!s->error.empty()) {
-    state.SkipWithError(s->error.c_str());
-    return;
-  }
-  for (auto _ : state)
-    if (s->kernel->run() != OPRIG_STATUS_OK) state.SkipWithError("execute failed");
-  count(state);
-}
-
-template <class Body>
-void split_over_threads(benchmark::State& state, int64_t units, Body body) {
-  const int64_t half = units / 2;
-  for (auto _ : state) {
-    if (state.range(0) == 1) {
-      body(0, units);
-    } else {
-      std::thread second([&] { body(half, units); });
-      body(0, half);
-      second.join();
-    }
-    benchmark::ClobberMemory();
-  }
+  auto& kernel = oprig::bench::cpu_kernel(
+      "concat", static_cast<unsigned>(state.range(0)), "Concat", ParamList().add_int("axis", 3),
+      [] {
+        std::vector<HostTensor> inputs;
+        for (size_t k = 0; k < 3; ++k)
+          inputs.push_back(HostTensor::of(OPRIG_DTYPE_FLOAT_32, {8, 64, 64, kChannels[k]}, input(k)));
+        return inputs;
+      },
+      {oprig::bench::output_of(OPRIG_DTYPE_FLOAT_32)});
+  if (!oprig::bench::time_cpu_kernel(state, kernel)) return;
   count(state);
 }
 
 void BM_ConcatMemcpyChunks(benchmark::State& state) {
   float* dst = output().data();
-  split_over_threads(state, kPixels, [&](int64_t begin, int64_t end) {
+  oprig::bench::split_over_threads(state, state.range(0), kPixels, [&](int64_t begin, int64_t end) {
     for (int64_t p = begin; p < end; ++p) {
       float* to = dst + p * kOutChannels;
       for (size_t k = 0; k < 3; ++k) {
@@ -127,15 +86,17 @@ void BM_ConcatMemcpyChunks(benchmark::State& state) {
       }
     }
   });
+  count(state);
 }
 
 void BM_ConcatMemcpyFlat(benchmark::State& state) {
   static const std::vector<float> src(kOutBytes / sizeof(float), 1.0f);
   const auto* from = reinterpret_cast<const std::byte*>(src.data());
   auto* to = reinterpret_cast<std::byte*>(output().data());
-  split_over_threads(state, static_cast<int64_t>(kOutBytes), [&](int64_t b, int64_t e) {
+  oprig::bench::split_over_threads(state, state.range(0), static_cast<int64_t>(kOutBytes), [&](int64_t b, int64_t e) {
     std::memcpy(to + b, from + b, static_cast<size_t>(e - b));
   });
+  count(state);
 }
 
 struct DeviceShape {

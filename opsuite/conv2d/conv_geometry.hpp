@@ -74,22 +74,14 @@ struct Geometry {
 inline oprig_status plan(const Params& p, Layout layout, const oprig_tensor* inputs, size_t num_inputs,
                          oprig_tensor* outputs, size_t num_outputs, Geometry* g, bool quantized_ok = false) {
   *g = Geometry{};
+  ConvOperands operands;
+  const oprig_status st = check_conv_operands(inputs, num_inputs, outputs, num_outputs, quantized_ok, &operands);
+  if (st != OPRIG_STATUS_OK) return st;
   Geometry r;
-  if (quantized_ok && num_inputs >= 2 && num_inputs <= 3 && num_outputs == 1 && inputs != nullptr &&
-      outputs != nullptr && quant::is_quantized(inputs[0])) {
-    const oprig_status st = quant::conv_rule(inputs, num_inputs, outputs[0], &r.rule);
-    if (st != OPRIG_STATUS_OK) return st;
-    if (inputs[0].rank != 4 || inputs[1].rank != 4) return OPRIG_STATUS_INVALID_ARGUMENT;
-    r.dtype = static_cast<oprig_dtype>(inputs[0].dtype);
-    r.quantized = true;
-    r.has_bias = r.rule.has_bias;
-  } else {
-    FloatOperands operands;
-    const oprig_status st = check_float_operands(inputs, num_inputs, outputs, num_outputs, &operands);
-    if (st != OPRIG_STATUS_OK) return st;
-    r.dtype = operands.dtype;
-    r.has_bias = operands.has_bias;
-  }
+  r.dtype = operands.dtype;
+  r.has_bias = operands.has_bias;
+  r.quantized = operands.quantized;
+  r.rule = operands.rule;
   const oprig_tensor& in = inputs[0];
   const oprig_tensor& w = inputs[1];
   const bool has_bias = r.has_bias;

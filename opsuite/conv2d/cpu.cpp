@@ -11,8 +11,6 @@
 // Threads: the pixel tiles are cut into one contiguous share per thread;
 // each thread builds its own pointer rows, and every output element sums in
 // the same order whatever the share, so thread counts agree bit for bit.
-#include <immintrin.h>
-
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -21,26 +19,17 @@
 #include <new>
 #include <vector>
 
+#include "common/aligned_floats.hpp"
+#include "common/half_convert.hpp"
 #include "common/kernel.hpp"
 #include "conv2d/conv_geometry.hpp"
 #include "conv2d/conv_microkernels.hpp"
-#include "core/half.hpp"
 
 namespace oprig::opsuite {
 
 extern const KernelOps oprig_conv2d__cpu;
 
 namespace {
-
-struct FreeDeleter {
-  void operator()(float* p) const { std::free(p); }
-};
-using AlignedFloats = std::unique_ptr<float[], FreeDeleter>;
-
-AlignedFloats aligned_floats(size_t count) {
-  const size_t bytes = (std::max<size_t>(count, 16) * sizeof(float) + 63) / 64 * 64;
-  return AlignedFloats(static_cast<float*>(std::aligned_alloc(64, bytes)));
-}
 
 struct Conv2DCpuKernel : KernelBase {
   const oprig_backend_context* ctx = nullptr;
@@ -168,38 +157,6 @@ void pack_weights(Conv2DCpuKernel& k, const float* w, const float* bias) {
     }
 }
 
-// FLOAT_16 conversions of whole tensors.
-#if defined(__x86_64__)
-__attribute__((target("avx2,f16c"))) void widen_f16c(const uint16_t* s, float* d, size_t n) {
-  size_t i = 0;
-  for (; i + 8 <= n; i += 8)
-    _mm256_storeu_ps(d + i, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i))));
-  for (; i < n; ++i) d[i] = half_to_float(s[i]);
-}
-__attribute__((target("avx2,f16c"))) void narrow_f16c(const float* s, uint16_t* d, size_t n) {
-  size_t i = 0;
-  for (; i + 8 <= n; i += 8)
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + i), _mm256_cvtps_ph(_mm256_loadu_ps(s + i), _MM_FROUND_TO_NEAREST_INT));
-  for (; i < n; ++i) d[i] = float_to_half(s[i]);
-}
-#endif
-
-void widen(const void* src, float* dst, size_t n, bool f16c) {
-  const auto* s = static_cast<const uint16_t*>(src);
-#if defined(__x86_64__)
-  if (f16c) return widen_f16c(s, dst, n);
-#endif
-  for (size_t i = 0; i < n; ++i) dst[i] = half_to_float(s[i]);
-}
-
-void narrow(const float* src, void* dst, size_t n, bool f16c) {
-  auto* d = static_cast<uint16_t*>(dst);
-#if defined(__x86_64__)
-  if (f16c) return narrow_f16c(src, d, n);
-#endif
-  for (size_t i = 0; i < n; ++i) d[i] = float_to_half(src[i]);
-}
-
 size_t count(const oprig_tensor& t) { return element_count(t); }
 
 // ---- the ABI ----------------------------------------------------------------------
@@ -275,9 +232,9 @@ oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   float* out = static_cast<float*>(outputs[0].data);
   if (k.g.dtype == OPRIG_DTYPE_FLOAT_16) {
     const bool f16c = k.isa != OPRIG_CPU_ISA_SCALAR;
-    widen(inputs[0].data, k.wide_in.get(), count(inputs[0]), f16c);
-    widen(inputs[1].data, k.wide_w.get(), count(inputs[1]), f16c);
-    if (k.g.has_bias) widen(inputs[2].data, k.wide_bias.get(), static_cast<size_t>(k.g.c_out), f16c);
+    widen_half(inputs[0].data, k.wide_in.get(), count(inputs[0]), f16c);
+    widen_half(inputs[1].data, k.wide_w.get(), count(inputs[1]), f16c);
+    if (k.g.has_bias) widen_half(inputs[2].data, k.wide_bias.get(), static_cast<size_t>(k.g.c_out), f16c);
     in = k.wide_in.get();
     w = k.wide_w.get();
     bias = k.wide_bias.get();
@@ -286,7 +243,7 @@ oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   pack_weights(k, w, bias);
   Run run{&k, in, out};
   k.ctx->cpu_parallel_for(k.ctx->cpu_pool, k.slots, 1, run_slots, &run);
-  if (k.g.dtype == OPRIG_DTYPE_FLOAT_16) narrow(k.wide_out.get(), outputs[0].data, out_count, k.isa != OPRIG_CPU_ISA_SCALAR);
+  if (k.g.dtype == OPRIG_DTYPE_FLOAT_16) narrow_half(k.wide_out.get(), outputs[0].data, out_count, k.isa != OPRIG_CPU_ISA_SCALAR);
   return OPRIG_STATUS_OK;
 }
 

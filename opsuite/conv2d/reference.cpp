@@ -1,42 +1,26 @@
 // fp64 reference of Conv2D: for every output element, the sum over the kernel
-// window and the group's input channels, in double, straight from the
-// formula of the spec. The activations are read and written through their
-// layout (RefTensor::layout of the input: "NHWC", or "NCHW"); the weights are
+// window and the group's input channels, in double, straight from the formula
+// of the spec. The activations are read and written through their layout
+// (RefTensor::layout of the input: "NHWC", or "NCHW"); the weights are
 // [kernel_height, kernel_width, channel_in / group, channel_out] on every
-// backend. Products of fp32 values are exact in double; their sum is kept
-// with Neumaier's compensated summation, so it is within about one ulp of
-// double of the exact sum even where the terms cancel (the golden cross-check
-// holds it to 2 ulp of NumPy's exactly rounded math.fsum).
+// backend. Products of fp32 values are exact in double; their sum is kept with
+// Neumaier's compensated summation (common/compensated_sum.hpp), so it is
+// within about one ulp of double of the exact sum even where the terms cancel
+// (the golden cross-check holds it to 2 ulp of NumPy's exactly rounded
+// math.fsum).
 #include <algorithm>
-#include <cmath>
 #include <cstdint>
-#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "common/compensated_sum.hpp"
+#include "common/conv_reference.hpp"
 #include "common/integer_reference.hpp"
-#include "common/quant.hpp"
 #include "common/reference.hpp"
 
 namespace oprig::opsuite {
 namespace {
-
-// Neumaier's variant of Kahan summation: the rounding error of every
-// addition is collected and added back at the end.
-class CompensatedSum {
- public:
-  void add(double x) {
-    const double t = sum_ + x;
-    // Once the sum is infinite or NaN it stays so; there is no error to keep.
-    if (std::isfinite(t)) error_ += std::fabs(sum_) >= std::fabs(x) ? (sum_ - t) + x : (x - t) + sum_;
-    sum_ = t;
-  }
-  double value() const { return std::isfinite(sum_) ? sum_ + error_ : sum_; }
-
- private:
-  double sum_ = 0, error_ = 0;
-};
 
 struct Layout4 {
   bool nchw;
@@ -137,9 +121,7 @@ void compute(const std::vector<RefTensor>& inputs, const RefParams& params, std:
   const RefTensor& weights = inputs.at(1);
   RefTensor& out = outputs.at(0);
   const Node d = node_of(inputs, params, out);
-  // Quantised activations: a plain INT_32 bias holds codes in units of
-  // s_in * s_w (TFLite, NNAPI, QNN); a quantised one is already real.
-  const double bias_unit = d.has_bias && in.scale != 0 && inputs[2].scale == 0 ? in.scale * weights.scale : 1.0;
+  const double bias_unit = conv_reference::bias_unit(inputs, d.has_bias);
   for (int64_t n = 0; n < d.y.batch; ++n)
     for (int64_t oy = 0; oy < d.y.height; ++oy)
       for (int64_t ox = 0; ox < d.y.width; ++ox)
@@ -152,27 +134,16 @@ void compute(const std::vector<RefTensor>& inputs, const RefParams& params, std:
 }
 
 
-// The integer reference (common/integer_reference.hpp): quant_conv.hpp's rule
-// written from the spec's window on the stored codes, as plainly as compute():
-// acc = bias + sum (q_in - z_in)(q_w - z_w) (int64 here: a case leaving int32
-// is refused, not wrapped), then TFLite's multiplier of s_in s_w / s_out (the
-// float scales, the product and quotient in double), + z_out, clamped to the
-// output type. false for the float types: the fp64 reference alone judges them.
+// The integer reference (common/integer_reference.hpp): the rule of
+// common/conv_reference.hpp on the stored codes, over the same window as
+// compute(). false for the float types: the fp64 reference alone judges them.
 bool compute_integer(const std::vector<RefTensor>& inputs, const RefParams& params, std::vector<RefTensor>& outputs) {
   const RefTensor& in = inputs.at(0);
   const RefTensor& weights = inputs.at(1);
   RefTensor& out = outputs.at(0);
-  const bool eight_bit = in.dtype == OPRIG_DTYPE_UINT_8 || in.dtype == OPRIG_DTYPE_INT_8;
-  if (!eight_bit || weights.dtype != OPRIG_DTYPE_INT_8 || out.dtype != in.dtype || !(in.scale > 0) ||
-      !(weights.scale > 0) || !(out.scale > 0))
-    return false;
+  if (!conv_reference::integer_rule_applies(in, weights, out)) return false;
   const Node d = node_of(inputs, params, out);
-  const double real = static_cast<double>(static_cast<float>(in.scale)) * static_cast<float>(weights.scale) /
-                      static_cast<float>(out.scale);
-  quant::Multiplier mul;
-  if (!quant::multiplier(real, &mul))
-    throw std::invalid_argument("Conv2D: no fixed-point multiplier for s_in s_w / s_out = " + std::to_string(real));
-  const quant::Range range = quant::type_range(out.dtype == OPRIG_DTYPE_INT_8);
+  const conv_reference::IntegerRule rule("Conv2D", in, weights, out);
   out.codes = true;
   for (int64_t n = 0; n < d.y.batch; ++n)
     for (int64_t oy = 0; oy < d.y.height; ++oy)
@@ -180,12 +151,9 @@ bool compute_integer(const std::vector<RefTensor>& inputs, const RefParams& para
         for (int64_t co = 0; co < d.c_out; ++co) {
           int64_t acc = d.has_bias ? static_cast<int64_t>(inputs[2].values[static_cast<size_t>(co)]) : 0;
           d.window(n, co, oy, ox, [&](size_t i, size_t w) {
-            acc += (static_cast<int64_t>(in.values[i]) - in.zero_point) * (static_cast<int64_t>(weights.values[w]) - weights.zero_point);
+            acc += rule.product(in.values[i], weights.values[w]);
           });
-          if (acc < std::numeric_limits<int32_t>::min() || acc > std::numeric_limits<int32_t>::max())
-            throw std::invalid_argument("Conv2D: the accumulator leaves int32 (" + std::to_string(acc) + ")");
-          out.values[d.y.index(n, co, oy, ox)] =
-              std::clamp(quant::scale_by(static_cast<int32_t>(acc), mul) + out.zero_point, range.lo, range.hi);
+          out.values[d.y.index(n, co, oy, ox)] = rule.output(acc);
         }
   return true;
 }

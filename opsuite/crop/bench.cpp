@@ -21,19 +21,16 @@
 
 #include <cstdint>
 #include <cstring>
-#include <memory>
 #include <string>
-#include <thread>
 #include <vector>
 
+#include "bench/micro/cpu_kernel_bench.hpp"
 #include "bench/micro/device_kernel_bench.hpp"
-#include "cpu/cpu_backend.hpp"
-#include "runner/kernel_session.hpp"
+#include "bench/micro/split_over_threads.hpp"
 
 namespace {
 
 using oprig::harness::HostTensor;
-using oprig::harness::KernelSession;
 using oprig::harness::ParamList;
 
 constexpr int64_t kBatch = 8, kHeight = 130, kWidth = 130, kChannels = 32, kCrop = 1;
@@ -49,28 +46,11 @@ const std::vector<float>& input() {
   return v;
 }
 
-struct Session {
-  std::unique_ptr<oprig::CpuBackend> backend;
-  std::unique_ptr<KernelSession> kernel;
-  std::string error;
-};
-
-std::unique_ptr<Session> make(unsigned threads) {
-  auto s = std::make_unique<Session>();
-  s->backend = std::make_unique<oprig::CpuBackend>(threads);
-  const oprig_implementation_v1* impl = oprig::harness::opsuite_implementation(OPRIG_BACKEND_CPU, &s->error);
-  if (impl == nullptr) return s;
-  oprig_tensor out{};
-  out.dtype = OPRIG_DTYPE_FLOAT_32;
+ParamList crop_params() {
   ParamList params;
   params.add_int("crop_top", kCrop).add_int("crop_bottom", kCrop);
   params.add_int("crop_left", kCrop).add_int("crop_right", kCrop);
-  s->kernel = std::make_unique<KernelSession>(
-      *s->backend, *impl, "Crop", params,
-      std::vector<HostTensor>{HostTensor::of(OPRIG_DTYPE_FLOAT_32, {kBatch, kHeight, kWidth, kChannels}, input())},
-      std::vector<oprig_tensor>{out});
-  if (!s->kernel->ok()) s->error = s->kernel->error();
-  return s;
+  return params;
 }
 
 void count(benchmark::State& state) {
@@ -78,16 +58,14 @@ void count(benchmark::State& state) {
 }
 
 void BM_CropCpu(benchmark::State& state) {
-  const auto threads = static_cast<unsigned>(state.range(0));
-  static std::unique_ptr<Session> sessions[3];
-  auto& s = sessions[threads];
-  if (!s) s = make(threads);
-  if (!s->error.empty()) {
-    state.SkipWithError(s->error.c_str());
-    return;
-  }
-  for (auto _ : state)
-    if (s->kernel->run() != OPRIG_STATUS_OK) state.SkipWithError("execute failed");
+  auto& kernel = oprig::bench::cpu_kernel(
+      "crop", static_cast<unsigned>(state.range(0)), "Crop", crop_params(),
+      [] {
+        return std::vector<HostTensor>{
+            HostTensor::of(OPRIG_DTYPE_FLOAT_32, {kBatch, kHeight, kWidth, kChannels}, input())};
+      },
+      {oprig::bench::output_of(OPRIG_DTYPE_FLOAT_32)});
+  if (!oprig::bench::time_cpu_kernel(state, kernel)) return;
   count(state);
 }
 
@@ -105,34 +83,21 @@ std::vector<float>& output() {
   return y;
 }
 
-template <class Body>
-void split_over_threads(benchmark::State& state, int64_t units, Body body) {
-  const int64_t half = units / 2;
-  for (auto _ : state) {
-    if (state.range(0) == 1) {
-      body(0, units);
-    } else {
-      std::thread second([&] { body(half, units); });
-      body(0, half);
-      second.join();
-    }
-    benchmark::ClobberMemory();
-  }
-  count(state);
-}
-
 void BM_CropMemcpyRows(benchmark::State& state) {
   const float* src = input().data();
   float* dst = output().data();
-  split_over_threads(state, kBatch * kOutHeight, [&](int64_t b, int64_t e) { crop_rows(src, dst, b, e); });
+  oprig::bench::split_over_threads(state, state.range(0), kBatch * kOutHeight,
+                                   [&](int64_t b, int64_t e) { crop_rows(src, dst, b, e); });
+  count(state);
 }
 
 void BM_CropMemcpyFlat(benchmark::State& state) {
   const auto* src = reinterpret_cast<const std::byte*>(input().data());
   auto* dst = reinterpret_cast<std::byte*>(output().data());
-  split_over_threads(state, static_cast<int64_t>(kOutBytes), [&](int64_t b, int64_t e) {
+  oprig::bench::split_over_threads(state, state.range(0), static_cast<int64_t>(kOutBytes), [&](int64_t b, int64_t e) {
     std::memcpy(dst + b, src + b, static_cast<size_t>(e - b));
   });
+  count(state);
 }
 
 struct DeviceShape {

@@ -6,12 +6,11 @@
 // change a bit.
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <vector>
 
+#include "common/cpu_paths_test.hpp"
 #include "core/half.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "cpu/cpu_isa.hpp"
@@ -31,7 +30,7 @@ using depthwise_test::Window;
 
 const oprig_implementation_v1& cpu_impl() { return op_test::implementation(OPRIG_BACKEND_CPU); }
 
-const oprig_cpu_isa kIsas[] = {OPRIG_CPU_ISA_SCALAR, OPRIG_CPU_ISA_AVX2, OPRIG_CPU_ISA_AVX512};
+using cpu_paths::kIsas;
 
 TEST(DepthwiseConv2DCpu, HandWorkedChannelsStayApart) {
   // 2x2 image, channel 0 = [1, 2, 3, 4], channel 1 = [10, 20, 30, 40]; 2x2
@@ -94,14 +93,9 @@ TEST(DepthwiseConv2DCpu, ExactOnSmallIntegersForEveryPathAndThreadCount) {
     const std::vector<float> expected = oracle(c, x, w, b);
     std::vector<HostTensor> inputs = {f32(c.in, x), f32(c.w, w)};
     if (c.bias) inputs.push_back(f32({c.w[3]}, b));
-    for (oprig_cpu_isa isa : kIsas) {
-      if (isa > host_cpu_isa()) continue;
-      for (unsigned threads : {1u, 2u}) {
-        CpuBackend backend(threads, isa);
-        EXPECT_EQ(run_once(backend, c.window, inputs).as<float>(), expected)
-            << "isa " << isa << " threads " << threads << " channels " << c.in[3] << " -> " << c.w[3];
-      }
-    }
+    cpu_paths::for_every_path([&](CpuBackend& backend) {
+      EXPECT_EQ(run_once(backend, c.window, inputs).as<float>(), expected) << "channels " << c.in[3] << " -> " << c.w[3];
+    });
   }
 }
 
@@ -111,32 +105,16 @@ TEST(DepthwiseConv2DCpu, VectorPathsAgreeBitForBitAndScalarWithinTheBound) {
                                           f32(w_shape, values(count(w_shape), 5, false)), f32({96}, values(96, 6, false))};
   Window window;
   window.top = window.left = 1;
-  CpuBackend scalar(1, OPRIG_CPU_ISA_SCALAR);
-  const std::vector<float> base = run_once(scalar, window, inputs).as<float>();
-  std::optional<std::vector<float>> vector_result;
-  for (oprig_cpu_isa isa : {OPRIG_CPU_ISA_AVX2, OPRIG_CPU_ISA_AVX512}) {
-    if (isa > host_cpu_isa()) continue;
-    for (unsigned threads : {1u, 2u}) {
-      CpuBackend backend(threads, isa);
-      const std::vector<float> y = run_once(backend, window, inputs).as<float>();
-      if (!vector_result) vector_result = y;
-      EXPECT_EQ(y, *vector_result) << "isa " << isa << " threads " << threads;
-      for (size_t i = 0; i < y.size(); ++i)  // 10 terms each: twice gamma_10 * 10
-        ASSERT_LE(std::fabs(y[i] - base[i]), 2 * 10.0 * 10.0 * 0x1p-24) << "element " << i;
-    }
-  }
+  // 10 terms an element: the bound is twice gamma_10 * 10.
+  cpu_paths::expect_vector_paths_agree(
+      [&](CpuBackend& backend) { return run_once(backend, window, inputs).as<float>(); }, 2 * 10.0 * 10.0 * 0x1p-24);
 }
 
 TEST(DepthwiseConv2DCpu, HalfPrecisionSumsInFp32AndRoundsOnce) {
   // A 1x3 window of ones over [2048, 1, 1]: 2050 is an fp16 value; summing in
   // fp16 would give 2048 (2048 + 1 ties to even, twice).
-  auto half = [](std::vector<float> v) {
-    std::vector<uint16_t> h;
-    for (float f : v) h.push_back(float_to_half(f));
-    return h;
-  };
-  const HostTensor in = HostTensor::of(OPRIG_DTYPE_FLOAT_16, {1, 1, 3, 1}, half({2048, 1, 1}));
-  const HostTensor w = HostTensor::of(OPRIG_DTYPE_FLOAT_16, {1, 3, 1, 1}, half({1, 1, 1}));
+  const HostTensor in = op_test::f16({1, 1, 3, 1}, {2048, 1, 1});
+  const HostTensor w = op_test::f16({1, 3, 1, 1}, {1, 1, 1});
   for (oprig_cpu_isa isa : kIsas) {
     if (isa > host_cpu_isa()) continue;
     CpuBackend backend(1, isa);

@@ -1,41 +1,24 @@
 // fp64 reference of DepthwiseConv2D: for every output element, the sum over
 // the kernel window of its one input channel, in double, straight from the
-// formula of the spec (NHWC activations, weights [kernel_height,
-// kernel_width, 1, channels * multiplier], output channel o reading input
-// channel o / multiplier). Products of fp32 values are exact in double; their
-// sum is kept with Neumaier's compensated summation, so it is within about
-// one ulp of double of the exact sum even where the terms cancel (the golden
-// cross-check holds it to 2 ulp of NumPy's exactly rounded math.fsum).
-#include <algorithm>
-#include <cmath>
+// formula of the spec (NHWC activations, weights [kernel_height, kernel_width,
+// 1, channels * multiplier], output channel o reading input channel o /
+// multiplier). Products of fp32 values are exact in double; their sum is kept
+// with Neumaier's compensated summation (common/compensated_sum.hpp), so it is
+// within about one ulp of double of the exact sum even where the terms cancel
+// (the golden cross-check holds it to 2 ulp of NumPy's exactly rounded
+// math.fsum).
 #include <cstdint>
-#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "common/compensated_sum.hpp"
+#include "common/conv_reference.hpp"
 #include "common/integer_reference.hpp"
-#include "common/quant.hpp"
 #include "common/reference.hpp"
 
 namespace oprig::opsuite {
 namespace {
-
-// Neumaier's variant of Kahan summation: the rounding error of every
-// addition is collected and added back at the end.
-class CompensatedSum {
- public:
-  void add(double x) {
-    const double t = sum_ + x;
-    // Once the sum is infinite or NaN it stays so; there is no error to keep.
-    if (std::isfinite(t)) error_ += std::fabs(sum_) >= std::fabs(x) ? (sum_ - t) + x : (x - t) + sum_;
-    sum_ = t;
-  }
-  double value() const { return std::isfinite(sum_) ? sum_ + error_ : sum_; }
-
- private:
-  double sum_ = 0, error_ = 0;
-};
 
 // A checked node: its geometry, the output's shape set.
 struct Node {
@@ -98,9 +81,7 @@ void compute(const std::vector<RefTensor>& inputs, const RefParams& params, std:
   const RefTensor& weights = inputs.at(1);
   RefTensor& out = outputs.at(0);
   const Node d = node_of(inputs, params, out);
-  // Quantised activations: a plain INT_32 bias holds codes in units of
-  // s_in * s_w (TFLite, NNAPI, QNN); a quantised one is already real.
-  const double bias_unit = d.has_bias && in.scale != 0 && inputs[2].scale == 0 ? in.scale * weights.scale : 1.0;
+  const double bias_unit = conv_reference::bias_unit(inputs, d.has_bias);
   size_t next = 0;
   for (int64_t n = 0; n < d.batch; ++n)
     for (int64_t oy = 0; oy < d.out_h; ++oy)
@@ -114,27 +95,16 @@ void compute(const std::vector<RefTensor>& inputs, const RefParams& params, std:
 }
 
 
-// The integer reference (common/integer_reference.hpp): quant_conv.hpp's rule
-// written from the spec's window on the stored codes, as plainly as compute():
-// acc = bias + sum (q_in - z_in)(q_w - z_w) (int64 here: a case leaving int32
-// is refused, not wrapped), then TFLite's multiplier of s_in s_w / s_out (the
-// float scales, the product and quotient in double), + z_out, clamped to the
-// output type. false for the float types: the fp64 reference alone judges them.
+// The integer reference (common/integer_reference.hpp): the rule of
+// common/conv_reference.hpp on the stored codes, over the same window as
+// compute(). false for the float types: the fp64 reference alone judges them.
 bool compute_integer(const std::vector<RefTensor>& inputs, const RefParams& params, std::vector<RefTensor>& outputs) {
   const RefTensor& in = inputs.at(0);
   const RefTensor& weights = inputs.at(1);
   RefTensor& out = outputs.at(0);
-  const bool eight_bit = in.dtype == OPRIG_DTYPE_UINT_8 || in.dtype == OPRIG_DTYPE_INT_8;
-  if (!eight_bit || weights.dtype != OPRIG_DTYPE_INT_8 || out.dtype != in.dtype || !(in.scale > 0) ||
-      !(weights.scale > 0) || !(out.scale > 0))
-    return false;
+  if (!conv_reference::integer_rule_applies(in, weights, out)) return false;
   const Node d = node_of(inputs, params, out);
-  const double real = static_cast<double>(static_cast<float>(in.scale)) * static_cast<float>(weights.scale) /
-                      static_cast<float>(out.scale);
-  quant::Multiplier mul;
-  if (!quant::multiplier(real, &mul))
-    throw std::invalid_argument("DepthwiseConv2D: no fixed-point multiplier for s_in s_w / s_out = " + std::to_string(real));
-  const quant::Range range = quant::type_range(out.dtype == OPRIG_DTYPE_INT_8);
+  const conv_reference::IntegerRule rule("DepthwiseConv2D", in, weights, out);
   out.codes = true;
   size_t next = 0;
   for (int64_t n = 0; n < d.batch; ++n)
@@ -143,11 +113,9 @@ bool compute_integer(const std::vector<RefTensor>& inputs, const RefParams& para
         for (int64_t o = 0; o < d.c_out; ++o) {
           int64_t acc = d.has_bias ? static_cast<int64_t>(inputs[2].values[static_cast<size_t>(o)]) : 0;
           d.window(n, oy, ox, o, [&](size_t i, size_t w) {
-            acc += (static_cast<int64_t>(in.values[i]) - in.zero_point) * (static_cast<int64_t>(weights.values[w]) - weights.zero_point);
+            acc += rule.product(in.values[i], weights.values[w]);
           });
-          if (acc < std::numeric_limits<int32_t>::min() || acc > std::numeric_limits<int32_t>::max())
-            throw std::invalid_argument("DepthwiseConv2D: the accumulator leaves int32 (" + std::to_string(acc) + ")");
-          out.values[next++] = std::clamp(quant::scale_by(static_cast<int32_t>(acc), mul) + out.zero_point, range.lo, range.hi);
+          out.values[next++] = rule.output(acc);
         }
   return true;
 }

@@ -9,27 +9,18 @@
 // same-run probe BM_AddConstantOpenCL / BM_AddConstantVulkan by bytes/s.
 #include <benchmark/benchmark.h>
 
-#include <memory>
 #include <string>
 #include <vector>
 
-#include "cpu/cpu_backend.hpp"
+#include "cpu_kernel_bench.hpp"
 #include "device_kernel_bench.hpp"
-#include "runner/kernel_session.hpp"
 
 namespace {
 
 using oprig::harness::HostTensor;
-using oprig::harness::KernelSession;
 using oprig::harness::ParamList;
 
 constexpr int64_t kElements = int64_t{1} << 24;
-
-struct Session {
-  std::unique_ptr<oprig::CpuBackend> backend;
-  std::unique_ptr<KernelSession> kernel;
-  std::string error;
-};
 
 HostTensor input() {
   std::vector<uint8_t> codes(static_cast<size_t>(kElements));
@@ -40,30 +31,11 @@ HostTensor input() {
   return x;
 }
 
-std::unique_ptr<Session> make(unsigned threads) {
-  auto s = std::make_unique<Session>();
-  s->backend = std::make_unique<oprig::CpuBackend>(threads);
-  const oprig_implementation_v1* impl = oprig::harness::opsuite_implementation(OPRIG_BACKEND_CPU, &s->error);
-  if (impl == nullptr) return s;
-  oprig_tensor out{};
-  out.dtype = OPRIG_DTYPE_FLOAT_32;
-  s->kernel = std::make_unique<KernelSession>(*s->backend, *impl, "Dequantize", ParamList(),
-                                              std::vector<HostTensor>{input()}, std::vector<oprig_tensor>{out});
-  if (!s->kernel->ok()) s->error = s->kernel->error();
-  return s;
-}
-
 void BM_DequantizeCpu(benchmark::State& state) {
-  const auto threads = static_cast<unsigned>(state.range(0));
-  static std::unique_ptr<Session> sessions[3];
-  auto& s = sessions[threads];
-  if (!s) s = make(threads);
-  if (!s->error.empty()) {
-    state.SkipWithError(s->error.c_str());
-    return;
-  }
-  for (auto _ : state)
-    if (s->kernel->run() != OPRIG_STATUS_OK) state.SkipWithError("execute failed");
+  auto& kernel = oprig::bench::cpu_kernel("dequantize_u8", static_cast<unsigned>(state.range(0)), "Dequantize",
+                                          ParamList(), [] { return std::vector<HostTensor>{input()}; },
+                                          {oprig::bench::output_of(OPRIG_DTYPE_FLOAT_32)});
+  if (!oprig::bench::time_cpu_kernel(state, kernel)) return;
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations()) * kElements);
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * kElements * 5);
 }

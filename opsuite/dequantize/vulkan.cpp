@@ -1,8 +1,9 @@
 // Dequantize on the vulkan backend: vulkan.comp (specialised on the code
-// type), one grid-stride dispatch per execute. prepare() checks the
-// quantisation as the cpu kernel does and splits a subnormal scale into its
-// integer mantissa; tensors past 32-bit indices or one binding's size limit
-// are UNSUPPORTED. Needs no optional device feature.
+// type), one grid-stride dispatch per execute, as Quantize's (both through
+// common/vulkan_code_pipeline.hpp). prepare() checks the quantisation as the
+// cpu kernel does and splits a subnormal scale into its integer mantissa;
+// tensors past 32-bit indices or one binding's size limit are UNSUPPORTED.
+// Needs no optional device feature.
 #include <vulkan/vulkan.h>
 
 #include <algorithm>
@@ -11,9 +12,8 @@
 #include <new>
 #include <span>
 
-#include "common/grid_stride.hpp"
 #include "common/kernel.hpp"
-#include "common/vulkan_pipeline.hpp"
+#include "common/vulkan_code_pipeline.hpp"
 #include "dequantize_vulkan_spv.h"
 
 namespace oprig::opsuite {
@@ -32,10 +32,8 @@ struct PushConstants {
 };
 
 struct DequantizeVulkan : KernelBase {
-  VulkanPipelines pipelines;
-  int module = -1;
+  VulkanCodePipeline code;
   bool prepared = false;
-  bool is_signed = false;
   PushConstants push{};
 };
 
@@ -44,11 +42,8 @@ oprig_status create(const oprig_backend_context* ctx, const oprig_param*, size_t
   auto* k = new (std::nothrow) DequantizeVulkan;
   if (k == nullptr) return OPRIG_STATUS_OUT_OF_MEMORY;
   k->ops = &oprig_dequantize__vulkan;
-  oprig_status st = k->pipelines.init(*ctx, 2, sizeof(PushConstants));
-  if (st == OPRIG_STATUS_OK) {
-    k->module = k->pipelines.add_module(std::span(dequantize_vulkan_spirv, dequantize_vulkan_spirv_size));
-    if (k->module < 0) st = OPRIG_STATUS_BACKEND_ERROR;
-  }
+  const oprig_status st =
+      k->code.create(*ctx, std::span(dequantize_vulkan_spirv, dequantize_vulkan_spirv_size), sizeof(PushConstants));
   if (st != OPRIG_STATUS_OK) {
     delete k;
     return st;
@@ -70,9 +65,8 @@ oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   if (!(in.scale > 0) || !std::isfinite(in.scale)) return OPRIG_STATUS_INVALID_ARGUMENT;
   if (in.zero_point < -kMaxZeroPoint || in.zero_point > kMaxZeroPoint) return OPRIG_STATUS_INVALID_ARGUMENT;
   const uint64_t count = element_count(in);
-  if (count > UINT32_MAX / 4 || 4 * count > k->pipelines.max_range()) return OPRIG_STATUS_UNSUPPORTED;
-  k->is_signed = in.dtype == OPRIG_DTYPE_INT_8;
-  if (k->pipelines.pipeline(k->module, k->is_signed ? 1 : 0) == VK_NULL_HANDLE) return OPRIG_STATUS_BACKEND_ERROR;
+  const bool is_signed = in.dtype == OPRIG_DTYPE_INT_8;
+  if (const oprig_status st = k->code.prepare(count, is_signed); st != OPRIG_STATUS_OK) return st;
   const uint32_t bits = std::bit_cast<uint32_t>(in.scale);
   k->push = {static_cast<uint32_t>(count), in.zero_point, in.scale, bits < 0x00800000u ? 1u : 0u,
              static_cast<float>(bits)};  // the mantissa (< 2^23, exact) is used only for a subnormal scale
@@ -89,11 +83,7 @@ oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
     return OPRIG_STATUS_INVALID_ARGUMENT;
   auto* k = from_handle<DequantizeVulkan>(handle);
   if (!k->prepared) return OPRIG_STATUS_INVALID_ARGUMENT;
-  if (k->push.count == 0) return OPRIG_STATUS_OK;
-  const oprig_tensor tensors[2] = {inputs[0], outputs[0]};
-  return k->pipelines.record(static_cast<VkCommandBuffer>(info->vk_command_buffer),
-                             k->pipelines.pipeline(k->module, k->is_signed ? 1 : 0), tensors, &k->push, sizeof k->push,
-                             std::min<uint64_t>(k->push.count / 4, kGridStrideMaxItems));
+  return k->code.record(*info, inputs[0], outputs[0], &k->push, sizeof k->push, k->push.count);
 }
 
 void destroy(oprig_kernel* handle) { delete from_handle<DequantizeVulkan>(handle); }

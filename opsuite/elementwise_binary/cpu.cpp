@@ -10,8 +10,6 @@
 // activation clamps each finished block in a second pass (FLOAT_16 in fp32,
 // before the rounding). The work is split over the backend's threads with
 // cpu_parallel_for.
-#include <immintrin.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -20,8 +18,8 @@
 #include <new>
 
 #include "common/broadcast.hpp"
+#include "common/half_convert.hpp"
 #include "common/kernel.hpp"
-#include "core/half.hpp"
 
 namespace oprig::opsuite {
 
@@ -113,8 +111,7 @@ __attribute__((always_inline)) inline void row_any(const T* a, int64_t as, const
 }
 
 // FLOAT_16 rows: widen a block of each input, compute in fp32, round back once.
-using WidenFn = void (*)(const uint16_t*, float*, size_t);
-using NarrowFn = void (*)(const float*, uint16_t*, size_t);
+// WidenFn, NarrowFn and the conversions: common/half_convert.hpp.
 
 template <Op kOp>
 __attribute__((always_inline)) inline void row_f16(const uint16_t* a, int64_t as, const uint16_t* b, int64_t bs,
@@ -130,28 +127,6 @@ __attribute__((always_inline)) inline void row_f16(const uint16_t* a, int64_t as
     narrow(fy, y + start, m);
   }
 }
-
-void widen_scalar(const uint16_t* s, float* d, size_t n) {
-  for (size_t i = 0; i < n; ++i) d[i] = half_to_float(s[i]);
-}
-void narrow_scalar(const float* s, uint16_t* d, size_t n) {
-  for (size_t i = 0; i < n; ++i) d[i] = float_to_half(s[i]);
-}
-
-#if defined(__x86_64__)
-__attribute__((target("avx2,fma,f16c"))) void widen_f16c(const uint16_t* s, float* d, size_t n) {
-  size_t i = 0;
-  for (; i + 8 <= n; i += 8)
-    _mm256_storeu_ps(d + i, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i))));
-  for (; i < n; ++i) d[i] = half_to_float(s[i]);
-}
-__attribute__((target("avx2,fma,f16c"))) void narrow_f16c(const float* s, uint16_t* d, size_t n) {
-  size_t i = 0;
-  for (; i + 8 <= n; i += 8)
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + i), _mm256_cvtps_ph(_mm256_loadu_ps(s + i), _MM_FROUND_TO_NEAREST_INT));
-  for (; i < n; ++i) d[i] = float_to_half(s[i]);
-}
-#endif
 
 // One contiguous range [begin, end) of output elements, row by row.
 struct Work {
@@ -197,17 +172,17 @@ __attribute__((always_inline)) inline void range_body(const Work& w, size_t begi
 
 template <Op kOp>
 void range_scalar(const Work& w, size_t begin, size_t end) {
-  range_body<kOp>(w, begin, end, widen_scalar, narrow_scalar);
+  range_body<kOp>(w, begin, end, widen_half_scalar, narrow_half_scalar);
 }
 #if defined(__x86_64__)
 template <Op kOp>
 __attribute__((target("avx2,fma,f16c"))) void range_avx2(const Work& w, size_t begin, size_t end) {
-  range_body<kOp>(w, begin, end, widen_f16c, narrow_f16c);
+  range_body<kOp>(w, begin, end, widen_half_f16c, narrow_half_f16c);
 }
 template <Op kOp>
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma,f16c,prefer-vector-width=512")))
 void range_avx512(const Work& w, size_t begin, size_t end) {
-  range_body<kOp>(w, begin, end, widen_f16c, narrow_f16c);
+  range_body<kOp>(w, begin, end, widen_half_f16c, narrow_half_f16c);
 }
 #endif
 

@@ -70,6 +70,7 @@ struct BinaryDsp : KernelBase {
   bool quantised = false;  // UINT_8
   BroadcastPlan plan;
   quant::ArithmeticParams arith;                  // UINT_8 ADD, SUB, MUL
+  QuantAddFastPlan add_fast;                      // UINT_8 ADD, SUB where the fast program is exact
   dsp::CodeTable to_out_a, to_out_b;                   // UINT_8 MAX, MIN: input code -> output code
   uint8_t lo = 0, hi = 255;                       // UINT_8 MAX, MIN: the activation's bounds in codes
   std::vector<uint8_t> table;  // UINT_8 DIV, POW: the output code of (a << 8 | b)
@@ -125,8 +126,11 @@ bool prepare_quantised(BinaryDsp& k, const oprig_tensor& a, const oprig_tensor& 
     case kAdd:
     case kSub:
     case kMul:
-      return quant::arithmetic_params(static_cast<uint32_t>(k.op), a.scale, a.zero_point, b.scale, b.zero_point,
-                                      y.scale, y.zero_point, static_cast<uint32_t>(k.act), false, &k.arith);
+      if (!quant::arithmetic_params(static_cast<uint32_t>(k.op), a.scale, a.zero_point, b.scale, b.zero_point,
+                                    y.scale, y.zero_point, static_cast<uint32_t>(k.act), false, &k.arith))
+        return false;
+      k.add_fast = k.op == kMul ? QuantAddFastPlan{} : plan_dsp_quant_add_fast(k.arith, false);
+      return true;
     case kMax:
     case kMin: {
       k.to_out_a.build_requantize(a.scale, a.zero_point, y.scale, y.zero_point);
@@ -304,7 +308,7 @@ void uint8_rows(const BinaryDsp& k, const uint8_t* a, const uint8_t* b, uint8_t*
   std::optional<MinMaxProgram> minmax;
   HVX_Vector zero{};
   if (arithmetic) {
-    arith = make_dsp_quant_arith(k.arith, k.op == kMul, false);
+    arith = make_dsp_quant_arith(k.arith, k.op == kMul, false, k.add_fast);
   } else if (tabled) {
     oprig_dsp_map(k.table.data(), k.table.size(), "the DIV/POW code table");
     zero = Q6_V_vzero();

@@ -9,87 +9,44 @@
 //     (16M fp32 elements, 8 bytes each: 128 MiB; these move 2 x 16 MiB in fp32)
 #include <benchmark/benchmark.h>
 
-#include <memory>
 #include <string>
 #include <vector>
 
-#include "core/half.hpp"
-#include "cpu/cpu_backend.hpp"
+#include "bench_inputs.hpp"
+#include "cpu_kernel_bench.hpp"
 #include "device_kernel_bench.hpp"
-#include "runner/kernel_session.hpp"
 
 namespace {
 
+using oprig::bench::float_tensor;
+using oprig::bench::uniform_values;
 using oprig::harness::HostTensor;
-using oprig::harness::KernelSession;
 using oprig::harness::ParamList;
 
 constexpr int64_t kRows = 4096, kColumns = 1024;
 
-std::vector<float> values(int64_t n, uint32_t seed, float low, float high) {
-  std::vector<float> v(static_cast<size_t>(n));
-  for (float& e : v) {
-    seed = seed * 1664525u + 1013904223u;
-    e = low + (high - low) * static_cast<float>(seed >> 8) * 0x1p-24f;
-  }
-  return v;
-}
-
-struct Session {
-  std::unique_ptr<oprig::CpuBackend> backend;
-  std::unique_ptr<KernelSession> kernel;
-  std::string error;
-};
-
-std::unique_ptr<Session> make(unsigned threads) {
-  auto s = std::make_unique<Session>();
-  s->backend = std::make_unique<oprig::CpuBackend>(threads);
-  const oprig_implementation_v1* impl = oprig::harness::opsuite_implementation(OPRIG_BACKEND_CPU, &s->error);
-  if (impl == nullptr) return s;
-  oprig_tensor out{};
-  out.dtype = OPRIG_DTYPE_FLOAT_32;
-  s->kernel = std::make_unique<KernelSession>(
-      *s->backend, *impl, "LayerNorm", ParamList(),
-      std::vector<HostTensor>{HostTensor::of(OPRIG_DTYPE_FLOAT_32, {kRows, kColumns}, values(kRows * kColumns, 1, -4, 4)),
-                              HostTensor::of(OPRIG_DTYPE_FLOAT_32, {kColumns}, values(kColumns, 2, 0.5f, 2)),
-                              HostTensor::of(OPRIG_DTYPE_FLOAT_32, {kColumns}, values(kColumns, 3, -1, 1))},
-      std::vector<oprig_tensor>{out});
-  if (!s->kernel->ok()) s->error = s->kernel->error();
-  return s;
+// x, then the gamma and beta, as `dtype`.
+std::vector<HostTensor> inputs(oprig_dtype dtype) {
+  return {float_tensor(dtype, {kRows, kColumns}, uniform_values(kRows * kColumns, 1, -4, 4)),
+          float_tensor(dtype, {kColumns}, uniform_values(kColumns, 2, 0.5f, 2)),
+          float_tensor(dtype, {kColumns}, uniform_values(kColumns, 3, -1, 1))};
 }
 
 void BM_LayerNormCpu(benchmark::State& state) {
-  const auto threads = static_cast<unsigned>(state.range(0));
-  static std::unique_ptr<Session> sessions[3];
-  auto& s = sessions[threads];
-  if (!s) s = make(threads);
-  if (!s->error.empty()) {
-    state.SkipWithError(s->error.c_str());
-    return;
-  }
-  for (auto _ : state)
-    if (s->kernel->run() != OPRIG_STATUS_OK) state.SkipWithError("execute failed");
+  auto& kernel = oprig::bench::cpu_kernel("layer_norm", static_cast<unsigned>(state.range(0)), "LayerNorm", ParamList(),
+                                          [] { return inputs(OPRIG_DTYPE_FLOAT_32); },
+                                          {oprig::bench::output_of(OPRIG_DTYPE_FLOAT_32)});
+  if (!oprig::bench::time_cpu_kernel(state, kernel)) return;
   const auto items = static_cast<int64_t>(state.iterations()) * kRows * kColumns;
   state.SetItemsProcessed(items);
   state.SetBytesProcessed(items * 8);
 }
 
-// The values as a tensor of `dtype` (FLOAT_16 rounded once).
-HostTensor tensor(oprig_dtype dtype, std::vector<int64_t> shape, const std::vector<float>& v) {
-  if (dtype == OPRIG_DTYPE_FLOAT_32) return HostTensor::of(dtype, std::move(shape), v);
-  std::vector<uint16_t> h(v.size());
-  for (size_t i = 0; i < v.size(); ++i) h[i] = oprig::float_to_half(v[i]);
-  return HostTensor::of(dtype, std::move(shape), h);
-}
-
 void run_device(benchmark::State& state, const char* backend) {
   const oprig_dtype dtype = state.range(0) == 16 ? OPRIG_DTYPE_FLOAT_16 : OPRIG_DTYPE_FLOAT_32;
-  auto& kernel = oprig::bench::device_kernel(
-      "layer_norm_" + std::to_string(state.range(0)), backend, "LayerNorm", ParamList(),
-      [&] { return std::vector<HostTensor>{tensor(dtype, {kRows, kColumns}, values(kRows * kColumns, 1, -4, 4)),
-                                       tensor(dtype, {kColumns}, values(kColumns, 2, 0.5f, 2)),
-                                       tensor(dtype, {kColumns}, values(kColumns, 3, -1, 1))}; },
-      {oprig::bench::output_of(dtype)});
+  auto& kernel = oprig::bench::device_kernel("layer_norm_" + std::to_string(state.range(0)), backend, "LayerNorm",
+                                             ParamList(), [&] { return inputs(dtype); },
+                                             {oprig::bench::output_of(dtype)});
   oprig::bench::time_device_kernel(state, kernel, kRows * kColumns);
 }
 

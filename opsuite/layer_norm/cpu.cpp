@@ -15,6 +15,7 @@
 
 #include "common/kernel.hpp"
 #include "core/half.hpp"
+#include "layer_norm/layer_norm_rows.hpp"
 
 namespace oprig::opsuite {
 
@@ -118,29 +119,18 @@ oprig_status create(const oprig_backend_context* ctx, const oprig_param* params,
   return OPRIG_STATUS_OK;
 }
 
-bool same_dims(const oprig_tensor& t, const int64_t* dims, uint32_t rank) {
-  return t.rank == rank && std::equal(dims, dims + rank, t.dims);
-}
-
 oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t num_inputs, oprig_tensor* outputs,
                      size_t num_outputs) {
   if (num_inputs < 2 || num_inputs > 3 || num_outputs != 1) return OPRIG_STATUS_INVALID_ARGUMENT;
   const oprig_tensor& in = inputs[0];
   if (in.dtype != OPRIG_DTYPE_FLOAT_32 && in.dtype != OPRIG_DTYPE_FLOAT_16) return OPRIG_STATUS_UNSUPPORTED;
   auto* kernel = from_handle<LayerNormCpuKernel>(handle);
-  kernel->has_beta = num_inputs == 3 && inputs[2].dtype != OPRIG_DTYPE_INVALID;
-  if (in.rank == 0 || inputs[1].dtype != in.dtype || outputs[0].dtype != in.dtype) return OPRIG_STATUS_INVALID_ARGUMENT;
-  if (kernel->has_beta && inputs[2].dtype != in.dtype) return OPRIG_STATUS_INVALID_ARGUMENT;
-  const int64_t rank = in.rank;
-  if (kernel->axis < -rank || kernel->axis >= rank) return OPRIG_STATUS_INVALID_ARGUMENT;
-  const auto axis = static_cast<uint32_t>(kernel->axis < 0 ? kernel->axis + rank : kernel->axis);
-  // gamma and beta: exactly the shape of one slice, in.shape[axis:].
-  const uint32_t slice_rank = in.rank - axis;
-  if (!same_dims(inputs[1], in.dims + axis, slice_rank)) return OPRIG_STATUS_INVALID_ARGUMENT;
-  if (kernel->has_beta && !same_dims(inputs[2], in.dims + axis, slice_rank)) return OPRIG_STATUS_INVALID_ARGUMENT;
-  kernel->slice_size = 1;
-  for (uint32_t d = axis; d < in.rank; ++d) kernel->slice_size *= static_cast<size_t>(in.dims[d]);
-  kernel->slices = kernel->slice_size == 0 ? 0 : element_count(in) / kernel->slice_size;
+  LayerNormRows shape;
+  const oprig_status st = layer_norm_rows(inputs, num_inputs, outputs[0], kernel->axis, &shape);
+  if (st != OPRIG_STATUS_OK) return st;
+  kernel->has_beta = shape.has_beta;
+  kernel->slice_size = static_cast<size_t>(shape.row_size);
+  kernel->slices = static_cast<size_t>(shape.rows);
   kernel->dtype = static_cast<oprig_dtype>(in.dtype);
   outputs[0].rank = in.rank;
   std::copy(in.dims, in.dims + OPRIG_MAX_RANK, outputs[0].dims);

@@ -17,6 +17,7 @@
 #include "common/slice_device_vulkan.hpp"
 #include "common/slice_layout.hpp"
 #include "common/vulkan_pipeline.hpp"
+#include "layer_norm/layer_norm_rows.hpp"
 #include "layer_norm_vulkan_spv.h"
 #include "layer_norm_vulkan_subgroup_spv.h"
 
@@ -75,10 +76,6 @@ oprig_status create(const oprig_backend_context* ctx, const oprig_param* params,
   return OPRIG_STATUS_OK;
 }
 
-bool same_dims(const oprig_tensor& t, const int64_t* dims, uint32_t rank) {
-  return t.rank == rank && std::equal(dims, dims + rank, t.dims);
-}
-
 oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t num_inputs, oprig_tensor* outputs,
                      size_t num_outputs) {
   if (num_inputs < 2 || num_inputs > 3 || num_outputs != 1 || inputs == nullptr || outputs == nullptr)
@@ -87,34 +84,17 @@ oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   k->dtype = OPRIG_DTYPE_INVALID;
   const oprig_tensor& in = inputs[0];
   if (in.dtype != OPRIG_DTYPE_FLOAT_32 && in.dtype != OPRIG_DTYPE_FLOAT_16) return OPRIG_STATUS_UNSUPPORTED;
-  k->has_beta = num_inputs == 3 && inputs[2].dtype != OPRIG_DTYPE_INVALID;
-  if (in.rank == 0 || inputs[1].dtype != in.dtype || outputs[0].dtype != in.dtype) return OPRIG_STATUS_INVALID_ARGUMENT;
-  if (k->has_beta && inputs[2].dtype != in.dtype) return OPRIG_STATUS_INVALID_ARGUMENT;
-  const int64_t rank = in.rank;
-  if (k->axis < -rank || k->axis >= rank) return OPRIG_STATUS_INVALID_ARGUMENT;
-  const auto axis = static_cast<uint32_t>(k->axis < 0 ? k->axis + rank : k->axis);
-  // gamma and beta: exactly the shape of one slice, in.shape[axis:].
-  const uint32_t slice_rank = in.rank - axis;
-  if (!same_dims(inputs[1], in.dims + axis, slice_rank)) return OPRIG_STATUS_INVALID_ARGUMENT;
-  if (k->has_beta && !same_dims(inputs[2], in.dims + axis, slice_rank)) return OPRIG_STATUS_INVALID_ARGUMENT;
-  k->row_size = 1;
-  for (uint32_t d = axis; d < in.rank; ++d) k->row_size *= static_cast<uint64_t>(in.dims[d]);
-  k->rows = k->row_size == 0 ? 0 : element_count(in) / k->row_size;
-  // Element indices are 32-bit in the shader, a row's length a float (exact
-  // below 2^24), and one binding has a size limit.
-  const uint64_t count = k->rows * k->row_size;
-  const uint64_t width = in.dtype == OPRIG_DTYPE_FLOAT_16 ? 2 : 4;
-  if (count >= (uint64_t{1} << 32) || k->row_size >= (uint64_t{1} << 24) || count * width > k->pipelines.max_range())
-    return OPRIG_STATUS_UNSUPPORTED;
-  const bool half = in.dtype == OPRIG_DTYPE_FLOAT_16;
-  if (k->rows > 0) {
-    // FLOAT_16 rows are processed in words of two elements.
-    k->layout = layout_slices(k->rows, half ? k->row_size / 2 + 1 : k->row_size, 1, k->device.slices);
-    if (k->layout.groups >= (uint64_t{1} << 32)) return OPRIG_STATUS_UNSUPPORTED;
-    const uint32_t constants[3] = {k->layout.group, half ? 1u : 0u, k->device.slices.cache};
-    k->pipeline = k->pipelines.pipeline(k->module, constants);
-    if (k->pipeline == VK_NULL_HANDLE) return OPRIG_STATUS_BACKEND_ERROR;
-  }
+  LayerNormRows shape;
+  const oprig_status st = layer_norm_rows(inputs, num_inputs, outputs[0], k->axis, &shape);
+  if (st != OPRIG_STATUS_OK) return st;
+  k->has_beta = shape.has_beta;
+  k->row_size = shape.row_size;
+  k->rows = shape.rows;
+  // A row's length is a float in the shader (exact below 2^24).
+  if (k->row_size >= (uint64_t{1} << 24)) return OPRIG_STATUS_UNSUPPORTED;
+  const oprig_status laid_out = prepare_slice_pipeline(k->pipelines, k->module, k->device, k->rows, k->row_size,
+                                                       1, in.dtype == OPRIG_DTYPE_FLOAT_16, &k->layout, &k->pipeline);
+  if (laid_out != OPRIG_STATUS_OK) return laid_out;
   k->dtype = static_cast<oprig_dtype>(in.dtype);
   outputs[0].rank = in.rank;
   std::copy(in.dims, in.dims + OPRIG_MAX_RANK, outputs[0].dims);

@@ -12,8 +12,6 @@
 // packs into its own slice of the kernel's workspace. A block's elements sum
 // their products in the same order however the output is cut, so every
 // thread count gives the same bits.
-#include <immintrin.h>
-
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -21,8 +19,9 @@
 #include <new>
 #include <vector>
 
+#include "common/aligned_floats.hpp"
+#include "common/half_convert.hpp"
 #include "common/kernel.hpp"
-#include "core/half.hpp"
 #include "matmul/cpu_quantized.hpp"
 #include "matmul/gemm_blocked.hpp"
 #include "matmul/gemm_microkernels.hpp"
@@ -33,16 +32,6 @@ namespace oprig::opsuite {
 extern const KernelOps oprig_matmul__cpu;
 
 namespace {
-
-struct FreeDeleter {
-  void operator()(float* p) const { std::free(p); }
-};
-using AlignedFloats = std::unique_ptr<float[], FreeDeleter>;
-
-AlignedFloats aligned_floats(size_t count) {
-  const size_t bytes = (std::max<size_t>(count, 16) * sizeof(float) + 63) / 64 * 64;
-  return AlignedFloats(static_cast<float*>(std::aligned_alloc(64, bytes)));
-}
 
 // One block of one output matrix: rows [row0, row0 + rows) x columns [col0, col0 + cols).
 struct Block {
@@ -200,39 +189,14 @@ struct Convert {
   bool f16c;
 };
 
-#if defined(__x86_64__)
-__attribute__((target("avx2,f16c"))) void widen_f16c(const uint16_t* s, float* d, size_t n) {
-  size_t i = 0;
-  for (; i + 8 <= n; i += 8)
-    _mm256_storeu_ps(d + i, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i))));
-  for (; i < n; ++i) d[i] = half_to_float(s[i]);
-}
-__attribute__((target("avx2,f16c"))) void narrow_f16c(const float* s, uint16_t* d, size_t n) {
-  size_t i = 0;
-  for (; i + 8 <= n; i += 8)
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + i), _mm256_cvtps_ph(_mm256_loadu_ps(s + i), _MM_FROUND_TO_NEAREST_INT));
-  for (; i < n; ++i) d[i] = float_to_half(s[i]);
-}
-#endif
-
 void widen_range(void* arg, size_t begin, size_t end) {
   const Convert& c = *static_cast<const Convert*>(arg);
-  const uint16_t* s = static_cast<const uint16_t*>(c.src) + begin;
-  float* d = static_cast<float*>(c.dst) + begin;
-#if defined(__x86_64__)
-  if (c.f16c) return widen_f16c(s, d, end - begin);
-#endif
-  for (size_t i = 0; i < end - begin; ++i) d[i] = half_to_float(s[i]);
+  widen_half(static_cast<const uint16_t*>(c.src) + begin, static_cast<float*>(c.dst) + begin, end - begin, c.f16c);
 }
 
 void narrow_range(void* arg, size_t begin, size_t end) {
   const Convert& c = *static_cast<const Convert*>(arg);
-  const float* s = static_cast<const float*>(c.src) + begin;
-  uint16_t* d = static_cast<uint16_t*>(c.dst) + begin;
-#if defined(__x86_64__)
-  if (c.f16c) return narrow_f16c(s, d, end - begin);
-#endif
-  for (size_t i = 0; i < end - begin; ++i) d[i] = float_to_half(s[i]);
+  narrow_half(static_cast<const float*>(c.src) + begin, static_cast<uint16_t*>(c.dst) + begin, end - begin, c.f16c);
 }
 
 // ---- the ABI ----------------------------------------------------------------------

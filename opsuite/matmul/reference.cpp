@@ -1,33 +1,19 @@
 // fp64 reference of MatMul: for every output batch index (NumPy broadcasting
 // of the batch dimensions), a plain triple loop over m, n and k in double.
-// Products of fp32 or fp16 values are exact in double; their sum is kept
-// with Neumaier's compensated summation, so it is within about one ulp of
-// double of the exact sum even where the terms cancel (the golden cross-check
-// holds it to 2 ulp of NumPy's exactly rounded math.fsum).
+// Products of fp32 or fp16 values are exact in double; their sum is kept with
+// Neumaier's compensated summation (common/compensated_sum.hpp), so it is
+// within about one ulp of double of the exact sum even where the terms cancel
+// (the golden cross-check holds it to 2 ulp of NumPy's exactly rounded
+// math.fsum).
 #include <cmath>
 #include <stdexcept>
 #include <string>
 
+#include "common/compensated_sum.hpp"
 #include "common/reference.hpp"
 
 namespace oprig::opsuite {
 namespace {
-
-// Neumaier's variant of Kahan summation: the rounding error of every
-// addition is collected and added back at the end.
-class CompensatedSum {
- public:
-  void add(double x) {
-    const double t = sum_ + x;
-    // Once the sum is infinite or NaN it stays so; there is no error to keep.
-    if (std::isfinite(t)) error_ += std::fabs(sum_) >= std::fabs(x) ? (sum_ - t) + x : (x - t) + sum_;
-    sum_ = t;
-  }
-  double value() const { return std::isfinite(sum_) ? sum_ + error_ : sum_; }
-
- private:
-  double sum_ = 0, error_ = 0;
-};
 
 struct Matrix {
   const RefTensor* tensor;

@@ -1,8 +1,9 @@
 // Quantize on the opencl backend: host side of opencl.cl. create() takes
 // the shared program and makes this instance's two kernels (UINT_8, INT_8
-// codes); prepare() checks the quantisation as the cpu kernel does and
-// derives the fast path's reciprocal (quantize_scale.hpp); execute()
-// enqueues one grid-stride NDRange without waiting.
+// codes; common/opencl_code_kernels.hpp, shared with Dequantize);
+// prepare() checks the quantisation as the cpu kernel does and derives the
+// fast path's reciprocal (quantize_scale.hpp); execute() enqueues one
+// grid-stride NDRange without waiting.
 #include <CL/cl.h>
 
 #include <algorithm>
@@ -10,8 +11,7 @@
 #include <new>
 
 #include "common/kernel.hpp"
-#include "common/opencl_grid.hpp"
-#include "common/opencl_program.hpp"
+#include "common/opencl_code_kernels.hpp"
 #include "quantize/quantize_scale.hpp"
 #include "quantize_opencl_cl.h"
 
@@ -22,39 +22,24 @@ extern const KernelOps oprig_quantize__opencl;
 namespace {
 
 struct QuantizeOpenCL : KernelBase {
-  cl_command_queue queue = nullptr;
-  cl_device_id device = nullptr;
-  cl_kernel u8 = nullptr, i8 = nullptr;
+  ClCodeKernels cl;
   bool prepared = false;
   bool is_signed = false;
   QuantizeScale scale;
   cl_int zero_point = 0, lowest = 0, highest = 255;
   size_t count = 0;
-  ~QuantizeOpenCL() {
-    for (cl_kernel k : {u8, i8})
-      if (k != nullptr) clReleaseKernel(k);
-  }
 };
 
 oprig_status create(const oprig_backend_context* ctx, const oprig_param*, size_t, oprig_kernel** out_kernel) {
   *out_kernel = nullptr;
-  if (ctx->cl_context == nullptr || ctx->cl_device == nullptr || ctx->cl_queue == nullptr)
-    return OPRIG_STATUS_INVALID_ARGUMENT;
-  cl_program program = cached_program(static_cast<cl_context>(ctx->cl_context),
-                                      static_cast<cl_device_id>(ctx->cl_device), quantize_opencl_source,
-                                      quantize_opencl_source_size, "-cl-std=CL1.2", "Quantize");
-  if (program == nullptr) return OPRIG_STATUS_BACKEND_ERROR;
   auto* k = new (std::nothrow) QuantizeOpenCL;
   if (k == nullptr) return OPRIG_STATUS_OUT_OF_MEMORY;
   k->ops = &oprig_quantize__opencl;
-  k->queue = static_cast<cl_command_queue>(ctx->cl_queue);
-  k->device = static_cast<cl_device_id>(ctx->cl_device);
-  cl_int e1 = CL_SUCCESS, e2 = CL_SUCCESS;
-  k->u8 = clCreateKernel(program, "quantize_u8", &e1);
-  k->i8 = clCreateKernel(program, "quantize_i8", &e2);
-  if (e1 != CL_SUCCESS || e2 != CL_SUCCESS) {
+  const oprig_status st =
+      k->cl.create(*ctx, quantize_opencl_source, quantize_opencl_source_size, "Quantize", "quantize_u8", "quantize_i8");
+  if (st != OPRIG_STATUS_OK) {
     delete k;
-    return OPRIG_STATUS_BACKEND_ERROR;
+    return st;
   }
   *out_kernel = to_handle(k);
   return OPRIG_STATUS_OK;
@@ -93,24 +78,11 @@ oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   info->cl_last_event = nullptr;
   auto* k = from_handle<QuantizeOpenCL>(handle);
   if (!k->prepared) return OPRIG_STATUS_INVALID_ARGUMENT;
-  if (k->count == 0) return OPRIG_STATUS_OK;
-  const cl_mem x = static_cast<cl_mem>(inputs[0].data);
-  const cl_mem y = static_cast<cl_mem>(outputs[0].data);
-  if (x == nullptr || y == nullptr || inputs[0].offset != 0 || outputs[0].offset != 0)
-    return OPRIG_STATUS_INVALID_ARGUMENT;
-  cl_kernel kernel = k->is_signed ? k->i8 : k->u8;
   const cl_float reciprocal = k->scale.reciprocal;
   const cl_uint scale_bits = k->scale.bits;
   const cl_int fast = k->scale.fast ? 1 : 0;
-  const cl_ulong n = k->count;
-  if (!set_kernel_args(kernel, x, y, reciprocal, scale_bits, fast, k->zero_point, k->lowest, k->highest, n))
-    return OPRIG_STATUS_BACKEND_ERROR;
-  const ClGrid grid = grid_stride_range(k->count / 4, kernel, k->device);
-  ClEnqueue enqueue(k->queue);
-  const oprig_status st = enqueue.kernel(kernel, 1, &grid.global, &grid.local);
-  if (st != OPRIG_STATUS_OK) return st;
-  enqueue.finish(info);
-  return OPRIG_STATUS_OK;
+  return k->cl.enqueue(k->is_signed, k->count, inputs[0], outputs[0], info, reciprocal, scale_bits, fast,
+                       k->zero_point, k->lowest, k->highest);
 }
 
 void destroy(oprig_kernel* handle) { delete from_handle<QuantizeOpenCL>(handle); }

@@ -1,8 +1,9 @@
 // Quantize on the vulkan backend: vulkan.comp (specialised on the code
-// type), one grid-stride dispatch per execute. prepare() checks the
-// quantisation as the cpu kernel does and derives the fast path's reciprocal
-// (quantize_scale.hpp); tensors past 32-bit indices or one binding's size
-// limit are UNSUPPORTED. Needs no optional device feature.
+// type), one grid-stride dispatch per execute, as Dequantize's (both through
+// common/vulkan_code_pipeline.hpp). prepare() checks the quantisation as the
+// cpu kernel does and derives the fast path's reciprocal (quantize_scale.hpp);
+// tensors past 32-bit indices or one binding's size limit are UNSUPPORTED.
+// Needs no optional device feature.
 #include <vulkan/vulkan.h>
 
 #include <algorithm>
@@ -10,9 +11,8 @@
 #include <new>
 #include <span>
 
-#include "common/grid_stride.hpp"
 #include "common/kernel.hpp"
-#include "common/vulkan_pipeline.hpp"
+#include "common/vulkan_code_pipeline.hpp"
 #include "quantize/quantize_scale.hpp"
 #include "quantize_vulkan_spv.h"
 
@@ -32,10 +32,8 @@ struct PushConstants {
 };
 
 struct QuantizeVulkan : KernelBase {
-  VulkanPipelines pipelines;
-  int module = -1;
+  VulkanCodePipeline code;
   bool prepared = false;
-  bool is_signed = false;
   PushConstants push{};
 };
 
@@ -44,11 +42,8 @@ oprig_status create(const oprig_backend_context* ctx, const oprig_param*, size_t
   auto* k = new (std::nothrow) QuantizeVulkan;
   if (k == nullptr) return OPRIG_STATUS_OUT_OF_MEMORY;
   k->ops = &oprig_quantize__vulkan;
-  oprig_status st = k->pipelines.init(*ctx, 2, sizeof(PushConstants));
-  if (st == OPRIG_STATUS_OK) {
-    k->module = k->pipelines.add_module(std::span(quantize_vulkan_spirv, quantize_vulkan_spirv_size));
-    if (k->module < 0) st = OPRIG_STATUS_BACKEND_ERROR;
-  }
+  const oprig_status st =
+      k->code.create(*ctx, std::span(quantize_vulkan_spirv, quantize_vulkan_spirv_size), sizeof(PushConstants));
   if (st != OPRIG_STATUS_OK) {
     delete k;
     return st;
@@ -71,12 +66,11 @@ oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   if (out.zero_point < -kMaxQuantizeZeroPoint || out.zero_point > kMaxQuantizeZeroPoint)
     return OPRIG_STATUS_INVALID_ARGUMENT;
   const uint64_t count = element_count(in);
-  if (count > UINT32_MAX / 4 || 4 * count > k->pipelines.max_range()) return OPRIG_STATUS_UNSUPPORTED;
-  k->is_signed = out.dtype == OPRIG_DTYPE_INT_8;
-  if (k->pipelines.pipeline(k->module, k->is_signed ? 1 : 0) == VK_NULL_HANDLE) return OPRIG_STATUS_BACKEND_ERROR;
+  const bool is_signed = out.dtype == OPRIG_DTYPE_INT_8;
+  if (const oprig_status st = k->code.prepare(count, is_signed); st != OPRIG_STATUS_OK) return st;
   const QuantizeScale scale = quantize_scale(out.scale);
   k->push = {static_cast<uint32_t>(count), scale.reciprocal, scale.bits, scale.fast ? 1u : 0u, out.zero_point,
-             k->is_signed ? -128 : 0, k->is_signed ? 127 : 255};
+             is_signed ? -128 : 0, is_signed ? 127 : 255};
   out.rank = in.rank;
   std::copy(in.dims, in.dims + OPRIG_MAX_RANK, out.dims);
   k->prepared = true;
@@ -90,11 +84,7 @@ oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
     return OPRIG_STATUS_INVALID_ARGUMENT;
   auto* k = from_handle<QuantizeVulkan>(handle);
   if (!k->prepared) return OPRIG_STATUS_INVALID_ARGUMENT;
-  if (k->push.count == 0) return OPRIG_STATUS_OK;
-  const oprig_tensor tensors[2] = {inputs[0], outputs[0]};
-  return k->pipelines.record(static_cast<VkCommandBuffer>(info->vk_command_buffer),
-                             k->pipelines.pipeline(k->module, k->is_signed ? 1 : 0), tensors, &k->push, sizeof k->push,
-                             std::min<uint64_t>(k->push.count / 4, kGridStrideMaxItems));
+  return k->code.record(*info, inputs[0], outputs[0], &k->push, sizeof k->push, k->push.count);
 }
 
 void destroy(oprig_kernel* handle) { delete from_handle<QuantizeVulkan>(handle); }

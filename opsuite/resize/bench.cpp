@@ -23,16 +23,15 @@
 
 #include <oneapi/dnnl/dnnl.hpp>
 
+#include "bench/micro/cpu_kernel_bench.hpp"
 #include "bench/micro/device_kernel_bench.hpp"
-#include "cpu/cpu_backend.hpp"
-#include "runner/kernel_session.hpp"
+#include "bench/micro/onednn_nhwc_peer.hpp"
 
 extern "C" void omp_set_num_threads(int);  // libgomp, oneDNN's threading runtime in Debian
 
 namespace {
 
 using oprig::harness::HostTensor;
-using oprig::harness::KernelSession;
 using oprig::harness::ParamList;
 
 struct Shape {
@@ -63,12 +62,6 @@ void count(benchmark::State& state, const Shape& s) {
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations()) * s.out_elements());
 }
 
-struct Session {
-  std::unique_ptr<oprig::CpuBackend> backend;
-  std::unique_ptr<KernelSession> kernel;
-  std::string error;
-};
-
 ParamList params_of(const Shape& s) {
   ParamList params;
   params.add_int("output_height", s.out_h)
@@ -83,70 +76,36 @@ std::vector<HostTensor> inputs_of(size_t shape) {
   return {HostTensor::of(OPRIG_DTYPE_FLOAT_32, {s.n, s.h, s.w, s.c}, input(shape))};
 }
 
-std::unique_ptr<Session> make(size_t shape, unsigned threads) {
-  auto session = std::make_unique<Session>();
-  session->backend = std::make_unique<oprig::CpuBackend>(threads);
-  const oprig_implementation_v1* impl = oprig::harness::opsuite_implementation(OPRIG_BACKEND_CPU, &session->error);
-  if (impl == nullptr) return session;
-  oprig_tensor out{};
-  out.dtype = OPRIG_DTYPE_FLOAT_32;
-  session->kernel = std::make_unique<KernelSession>(*session->backend, *impl, "Resize", params_of(kShapes[shape]),
-                                                    inputs_of(shape), std::vector<oprig_tensor>{out});
-  if (!session->kernel->ok()) session->error = session->kernel->error();
-  return session;
-}
-
 void BM_ResizeCpu(benchmark::State& state) {
   const auto shape = static_cast<size_t>(state.range(0));
-  const auto threads = static_cast<unsigned>(state.range(1));
-  static std::unique_ptr<Session> sessions[kShapeCount][3];
-  auto& s = sessions[shape][threads];
-  if (!s) s = make(shape, threads);
-  if (!s->error.empty()) {
-    state.SkipWithError(s->error.c_str());
-    return;
-  }
-  for (auto _ : state)
-    if (s->kernel->run() != OPRIG_STATUS_OK) state.SkipWithError("execute failed");
+  auto& kernel = oprig::bench::cpu_kernel("resize_" + std::to_string(shape), static_cast<unsigned>(state.range(1)),
+                                          "Resize", params_of(kShapes[shape]), [&] { return inputs_of(shape); },
+                                          {oprig::bench::output_of(OPRIG_DTYPE_FLOAT_32)});
+  if (!oprig::bench::time_cpu_kernel(state, kernel)) return;
   count(state, kShapes[shape]);
 }
 
-struct OneDnnResize {
-  dnnl::engine engine{dnnl::engine::kind::cpu, 0};
-  dnnl::stream stream{engine};
-  dnnl::resampling_forward resample;
-  dnnl::memory src, dst;
-
-  explicit OneDnnResize(size_t shape) {
-    using tag = dnnl::memory::format_tag;
-    using dt = dnnl::memory::data_type;
+oprig::bench::OneDnnNhwcPeer* onednn_resize(size_t shape) {
+  static std::unique_ptr<oprig::bench::OneDnnNhwcPeer> resizes[kShapeCount];
+  if (!resizes[shape]) {
     const Shape& s = kShapes[shape];
-    const dnnl::memory::desc src_md({s.n, s.c, s.h, s.w}, dt::f32, tag::nhwc);
-    const dnnl::memory::desc dst_md({s.n, s.c, s.out_h, s.out_w}, dt::f32, tag::nhwc);
-    const auto algorithm = std::string(s.mode) == "BILINEAR" ? dnnl::algorithm::resampling_linear
-                                                             : dnnl::algorithm::resampling_nearest;
-    const dnnl::resampling_forward::desc desc(dnnl::prop_kind::forward_inference, algorithm, src_md, dst_md);
-    resample = dnnl::resampling_forward(dnnl::resampling_forward::primitive_desc(desc, engine));
-    // Buffers oneDNN allocates (64-byte aligned): its kernels may use
-    // aligned non-temporal stores, which fault on a plain std::vector.
-    src = dnnl::memory(src_md, engine);
-    dst = dnnl::memory(dst_md, engine);
-    const std::vector<float>& x = input(shape);
-    std::copy(x.begin(), x.end(), static_cast<float*>(src.get_data_handle()));
-    std::fill_n(static_cast<float*>(dst.get_data_handle()), s.out_elements(), 0.0f);  // pages faulted in
+    resizes[shape] = std::make_unique<oprig::bench::OneDnnNhwcPeer>(
+        dnnl::memory::dims{s.n, s.c, s.h, s.w}, dnnl::memory::dims{s.n, s.c, s.out_h, s.out_w}, input(shape),
+        [&s](const dnnl::engine& engine, const dnnl::memory::desc& src_md, const dnnl::memory::desc& dst_md) {
+          const auto algorithm = std::string(s.mode) == "BILINEAR" ? dnnl::algorithm::resampling_linear
+                                                                   : dnnl::algorithm::resampling_nearest;
+          const dnnl::resampling_forward::desc desc(dnnl::prop_kind::forward_inference, algorithm, src_md, dst_md);
+          return dnnl::primitive(dnnl::resampling_forward(dnnl::resampling_forward::primitive_desc(desc, engine)));
+        });
   }
-  void run() {
-    resample.execute(stream, {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}});
-    stream.wait();
-  }
-};
+  return resizes[shape].get();
+}
 
 void BM_ResizeOneDnn(benchmark::State& state) {
   const auto shape = static_cast<size_t>(state.range(0));
   omp_set_num_threads(static_cast<int>(state.range(1)));
-  static std::unique_ptr<OneDnnResize> resizes[kShapeCount];
-  if (!resizes[shape]) resizes[shape] = std::make_unique<OneDnnResize>(shape);
-  for (auto _ : state) resizes[shape]->run();
+  oprig::bench::OneDnnNhwcPeer* resize = onednn_resize(shape);
+  for (auto _ : state) resize->run();
   count(state, kShapes[shape]);
 }
 

@@ -23,8 +23,8 @@
 #include <optional>
 #include <vector>
 
+#include "common/half_convert.hpp"
 #include "common/kernel.hpp"
-#include "core/half.hpp"
 #include "resize/resampling.hpp"
 
 namespace oprig::opsuite {
@@ -65,33 +65,7 @@ std::vector<ColumnRun> column_runs(const AxisTable& columns, int64_t width) {
 
 // ---- fp16 <-> fp32 ------------------------------------------------------------
 
-using WidenFn = void (*)(const uint16_t*, float*, size_t);
-using NarrowFn = void (*)(const float*, uint16_t*, size_t);
-
-void widen_scalar(const uint16_t* s, float* d, size_t n) {
-  for (size_t i = 0; i < n; ++i) d[i] = half_to_float(s[i]);
-}
-void narrow_scalar(const float* s, uint16_t* d, size_t n) {
-  for (size_t i = 0; i < n; ++i) d[i] = float_to_half(s[i]);
-}
-
-#if defined(__x86_64__)
-// noipa: GCC's constant-propagated clones of these (n = 64) drew a bogus
-// -Waggressive-loop-optimizations on the tail loop.
-__attribute__((target("avx2,f16c"), noipa)) void widen_f16c(const uint16_t* s, float* d, size_t n) {
-  size_t i = 0;
-  for (; i + 8 <= n; i += 8)
-    _mm256_storeu_ps(d + i, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i))));
-  for (; i < n; ++i) d[i] = half_to_float(s[i]);
-}
-__attribute__((target("avx2,f16c"), noipa)) void narrow_f16c(const float* s, uint16_t* d, size_t n) {
-  size_t i = 0;
-  for (; i + 8 <= n; i += 8)
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + i),
-                     _mm256_cvtps_ph(_mm256_loadu_ps(s + i), _MM_FROUND_TO_NEAREST_INT));
-  for (; i < n; ++i) d[i] = float_to_half(s[i]);
-}
-#endif
+// WidenFn, NarrowFn and the conversions: common/half_convert.hpp.
 
 // ---- output rows ---------------------------------------------------------------
 
@@ -249,17 +223,17 @@ __attribute__((always_inline)) inline void range_body(const Work& w, size_t begi
 
 template <bool kHalf>
 OPRIG_RESIZE_PATH void range_scalar(const Work& w, size_t begin, size_t end) {
-  range_body<kHalf>(w, begin, end, widen_scalar, narrow_scalar);
+  range_body<kHalf>(w, begin, end, widen_half_scalar, narrow_half_scalar);
 }
 #if defined(__x86_64__)
 template <bool kHalf>
 OPRIG_RESIZE_PATH __attribute__((target("avx2,fma,f16c"))) void range_avx2(const Work& w, size_t begin, size_t end) {
-  range_body<kHalf, across_stream_avx2>(w, begin, end, widen_f16c, narrow_f16c);
+  range_body<kHalf, across_stream_avx2>(w, begin, end, widen_half_f16c, narrow_half_f16c);
 }
 template <bool kHalf>
 OPRIG_RESIZE_PATH __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma,f16c,prefer-vector-width=512")))
 void range_avx512(const Work& w, size_t begin, size_t end) {
-  range_body<kHalf, across_stream_avx512>(w, begin, end, widen_f16c, narrow_f16c);
+  range_body<kHalf, across_stream_avx512>(w, begin, end, widen_half_f16c, narrow_half_f16c);
 }
 #endif
 

@@ -88,21 +88,11 @@ oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   if (inputs[1].rank != 1 || inputs[1].dims[0] != in.dims[in.rank - 1]) return OPRIG_STATUS_INVALID_ARGUMENT;
   k->row_size = static_cast<uint64_t>(in.dims[in.rank - 1]);
   k->rows = k->row_size == 0 ? 0 : element_count(in) / k->row_size;
-  // Element indices are 32-bit in the shader, a row's length a float (exact
-  // below 2^24), and one binding has a size limit.
-  const uint64_t count = k->rows * k->row_size;
-  const uint64_t width = in.dtype == OPRIG_DTYPE_FLOAT_16 ? 2 : 4;
-  if (count >= (uint64_t{1} << 32) || k->row_size >= (uint64_t{1} << 24) || count * width > k->pipelines.max_range())
-    return OPRIG_STATUS_UNSUPPORTED;
-  const bool half = in.dtype == OPRIG_DTYPE_FLOAT_16;
-  if (k->rows > 0) {
-    // FLOAT_16 rows are processed in words of two elements.
-    k->layout = layout_slices(k->rows, half ? k->row_size / 2 + 1 : k->row_size, 1, k->device.slices);
-    if (k->layout.groups >= (uint64_t{1} << 32)) return OPRIG_STATUS_UNSUPPORTED;
-    const uint32_t constants[3] = {k->layout.group, half ? 1u : 0u, k->device.slices.cache};
-    k->pipeline = k->pipelines.pipeline(k->module, constants);
-    if (k->pipeline == VK_NULL_HANDLE) return OPRIG_STATUS_BACKEND_ERROR;
-  }
+  // A row's length is a float in the shader (exact below 2^24).
+  if (k->row_size >= (uint64_t{1} << 24)) return OPRIG_STATUS_UNSUPPORTED;
+  const oprig_status st = prepare_slice_pipeline(k->pipelines, k->module, k->device, k->rows, k->row_size, 1,
+                                                 in.dtype == OPRIG_DTYPE_FLOAT_16, &k->layout, &k->pipeline);
+  if (st != OPRIG_STATUS_OK) return st;
   k->dtype = static_cast<oprig_dtype>(in.dtype);
   outputs[0].rank = in.rank;
   std::copy(in.dims, in.dims + OPRIG_MAX_RANK, outputs[0].dims);

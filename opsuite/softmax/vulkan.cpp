@@ -88,20 +88,9 @@ oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   for (uint32_t d = 0; d < a; ++d) k->outer *= static_cast<uint64_t>(in.dims[d]);
   for (uint32_t d = a + 1; d < in.rank; ++d) k->inner *= static_cast<uint64_t>(in.dims[d]);
   k->length = static_cast<uint64_t>(in.dims[a]);
-  // Element indices are 32-bit in the shader, and one binding has a size limit.
-  const uint64_t count = k->outer * k->length * k->inner;
-  const uint64_t width = in.dtype == OPRIG_DTYPE_FLOAT_16 ? 2 : 4;
-  if (count >= (uint64_t{1} << 32) || count * width > k->pipelines.max_range()) return OPRIG_STATUS_UNSUPPORTED;
-  const bool half = in.dtype == OPRIG_DTYPE_FLOAT_16;
-  if (count > 0) {
-    // Contiguous FLOAT_16 slices are processed in words of two elements.
-    const uint64_t units = half && k->inner == 1 ? k->length / 2 + 1 : k->length;
-    k->layout = layout_slices(k->outer, units, k->inner, k->device.slices);
-    if (k->layout.groups >= (uint64_t{1} << 32)) return OPRIG_STATUS_UNSUPPORTED;
-    const uint32_t constants[3] = {k->layout.group, half ? 1u : 0u, k->device.slices.cache};
-    k->pipeline = k->pipelines.pipeline(k->module, constants);
-    if (k->pipeline == VK_NULL_HANDLE) return OPRIG_STATUS_BACKEND_ERROR;
-  }
+  const oprig_status st = prepare_slice_pipeline(k->pipelines, k->module, k->device, k->outer, k->length, k->inner,
+                                                 in.dtype == OPRIG_DTYPE_FLOAT_16, &k->layout, &k->pipeline);
+  if (st != OPRIG_STATUS_OK) return st;
   k->dtype = static_cast<oprig_dtype>(in.dtype);
   outputs[0].rank = in.rank;
   std::copy(in.dims, in.dims + OPRIG_MAX_RANK, outputs[0].dims);

@@ -23,19 +23,16 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
-#include <memory>
 #include <string>
-#include <thread>
 #include <vector>
 
+#include "bench/micro/cpu_kernel_bench.hpp"
 #include "bench/micro/device_kernel_bench.hpp"
-#include "cpu/cpu_backend.hpp"
-#include "runner/kernel_session.hpp"
+#include "bench/micro/split_over_threads.hpp"
 
 namespace {
 
 using oprig::harness::HostTensor;
-using oprig::harness::KernelSession;
 using oprig::harness::ParamList;
 
 constexpr int64_t kPixels = 8 * 64 * 64;
@@ -61,65 +58,26 @@ std::vector<float>& output(size_t k) {
   return outputs[k];
 }
 
-struct Session {
-  std::unique_ptr<oprig::CpuBackend> backend;
-  std::unique_ptr<KernelSession> kernel;
-  std::string error;
-};
-
-std::unique_ptr<Session> make(unsigned threads) {
-  auto s = std::make_unique<Session>();
-  s->backend = std::make_unique<oprig::CpuBackend>(threads);
-  const oprig_implementation_v1* impl = oprig::harness::opsuite_implementation(OPRIG_BACKEND_CPU, &s->error);
-  if (impl == nullptr) return s;
-  oprig_tensor out{};
-  out.dtype = OPRIG_DTYPE_FLOAT_32;
-  s->kernel = std::make_unique<KernelSession>(
-      *s->backend, *impl, "Split",
-      ParamList().add_int("axis", 3).add_ints("split", {kChannels[0], kChannels[1], kChannels[2]}),
-      std::vector<HostTensor>{HostTensor::of(OPRIG_DTYPE_FLOAT_32, {8, 64, 64, kInChannels}, input())},
-      std::vector<oprig_tensor>{out, out, out});
-  if (!s->kernel->ok()) s->error = s->kernel->error();
-  return s;
-}
-
 void count(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(2 * kInBytes));
 }
 
 void BM_SplitCpu(benchmark::State& state) {
-  const auto threads = static_cast<unsigned>(state.range(0));
-  static std::unique_ptr<Session> sessions[3];
-  auto& s = sessions[threads];
-  if (!s) s = make(threads);
-  if (!s->error.empty()) {
-    state.SkipWithError(s->error.c_str());
-    return;
-  }
-  for (auto _ : state)
-    if (s->kernel->run() != OPRIG_STATUS_OK) state.SkipWithError("execute failed");
-  count(state);
-}
-
-template <class Body>
-void split_over_threads(benchmark::State& state, int64_t units, Body body) {
-  const int64_t half = units / 2;
-  for (auto _ : state) {
-    if (state.range(0) == 1) {
-      body(0, units);
-    } else {
-      std::thread second([&] { body(half, units); });
-      body(0, half);
-      second.join();
-    }
-    benchmark::ClobberMemory();
-  }
+  const oprig_tensor out = oprig::bench::output_of(OPRIG_DTYPE_FLOAT_32);
+  auto& kernel = oprig::bench::cpu_kernel(
+      "split", static_cast<unsigned>(state.range(0)), "Split",
+      ParamList().add_int("axis", 3).add_ints("split", {kChannels[0], kChannels[1], kChannels[2]}),
+      [] {
+        return std::vector<HostTensor>{HostTensor::of(OPRIG_DTYPE_FLOAT_32, {8, 64, 64, kInChannels}, input())};
+      },
+      {out, out, out});
+  if (!oprig::bench::time_cpu_kernel(state, kernel)) return;
   count(state);
 }
 
 void BM_SplitMemcpyChunks(benchmark::State& state) {
   const float* src = input().data();
-  split_over_threads(state, kPixels, [&](int64_t begin, int64_t end) {
+  oprig::bench::split_over_threads(state, state.range(0), kPixels, [&](int64_t begin, int64_t end) {
     for (int64_t p = begin; p < end; ++p) {
       const float* from = src + p * kInChannels;
       for (size_t k = 0; k < 3; ++k) {
@@ -128,15 +86,17 @@ void BM_SplitMemcpyChunks(benchmark::State& state) {
       }
     }
   });
+  count(state);
 }
 
 void BM_SplitMemcpyFlat(benchmark::State& state) {
   static std::vector<float> dst(kInBytes / sizeof(float), 0.0f);
   const auto* from = reinterpret_cast<const std::byte*>(input().data());
   auto* to = reinterpret_cast<std::byte*>(dst.data());
-  split_over_threads(state, static_cast<int64_t>(kInBytes), [&](int64_t b, int64_t e) {
+  oprig::bench::split_over_threads(state, state.range(0), static_cast<int64_t>(kInBytes), [&](int64_t b, int64_t e) {
     std::memcpy(to + b, from + b, static_cast<size_t>(e - b));
   });
+  count(state);
 }
 
 // Shape 0: fp32 into {64, 32, 32} channels; 1: fp16 into {63, 33, 32}.

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "core/half.hpp"
+#include "common/select_test_support.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "cpu/cpu_isa.hpp"
 #include "runner/kernel_session.hpp"
@@ -83,19 +83,9 @@ std::vector<double> values(size_t n, uint32_t seed, int levels, bool with_nan) {
   return v;
 }
 
+// The levels of values() are multiples of 1 / 4.
 HostTensor tensor(oprig_dtype dtype, const std::vector<int64_t>& shape, const std::vector<double>& v) {
-  if (dtype == OPRIG_DTYPE_INT_32) {
-    std::vector<int32_t> i(v.size());
-    for (size_t k = 0; k < v.size(); ++k) i[k] = static_cast<int32_t>(v[k] * 4);  // the same order
-    return HostTensor::of(dtype, shape, i);
-  }
-  if (dtype == OPRIG_DTYPE_FLOAT_16) {
-    std::vector<uint16_t> h(v.size());
-    for (size_t k = 0; k < v.size(); ++k) h[k] = float_to_half(static_cast<float>(v[k]));
-    return HostTensor::of(dtype, shape, h);
-  }
-  std::vector<float> f(v.begin(), v.end());
-  return HostTensor::of(dtype, shape, f);
+  return select_test::tensor_of(dtype, shape, v, 4);
 }
 
 // Values must be the inputs at the returned indices, bit for bit.

@@ -165,9 +165,8 @@ struct Buffers {
 void run_rows(TopKDsp& k, const Buffers& b) {
   const reduce::Constants c(k.rule);
   const OrderDecode decode;
-  oprig_dsp_map(&k.bases, sizeof k.bases, "the top_k key bases");
   HVX_Vector bases[4];
-  for (size_t j = 0; j < 4; ++j) bases[j] = oprig_vmem_load(k.bases.lanes[j]);
+  k.bases.load("the top_k key bases", bases);
   const reduce::PlainWalk walk(k.rule, c, OPRIG_DSP_VECTOR_BYTES);
   const BoundConstants bc;
   HVX_Vector positions[4];

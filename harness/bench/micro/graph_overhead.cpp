@@ -10,70 +10,21 @@
 #include <benchmark/benchmark.h>
 
 #include <chrono>
-#include <cstring>
 #include <memory>
 #include <string>
 
 #include "registry.hpp"
 #include "graph/package_library.hpp"
 #include "graph/prepared_model.hpp"
+#include "graph_models.hpp"
 
 namespace {
 
 using namespace oprig;
-
-std::string add_chain_model(int n) {
-  std::string operands = R"({"type": "INT_32", "dims": [1], "lifetime": "SUBGRAPH_INPUT"},)"
-                         R"({"type": "INT_32", "dims": [1], "lifetime": "CONSTANT", "value": [1]})";
-  std::string operations;
-  for (int i = 0; i < n; ++i) {
-    operands += std::string(R"(,{"type": "INT_32", "dims": [1], "lifetime": ")") +
-                (i == n - 1 ? "SUBGRAPH_OUTPUT" : "TEMPORARY") + "\"}";
-    operations += (i ? "," : "") + std::string(R"({"type": "ADD", "inputs": [)") + std::to_string(i == 0 ? 0 : i + 1) +
-                  ",1], \"outputs\": [" + std::to_string(i + 2) + "]}";
-  }
-  return R"({"format": "oprig.model/1", "subgraphs": [{"operands": [)" + operands + R"(], "operations": [)" +
-         operations + R"(], "inputs": [0], "outputs": [)" + std::to_string(n + 1) + "]}]}";
-}
-
-// i = 0; while (i < n) i = i + 1.
-const char* kCountingLoop = R"({"format": "oprig.model/1", "subgraphs": [
-  {"operands": [
-     {"type": "INT_32", "dims": [1], "lifetime": "SUBGRAPH_INPUT"},
-     {"type": "INT_32", "dims": [1], "lifetime": "CONSTANT", "value": [0]},
-     {"type": "SUBGRAPH", "lifetime": "SUBGRAPH", "subgraph": 1},
-     {"type": "SUBGRAPH", "lifetime": "SUBGRAPH", "subgraph": 2},
-     {"type": "INT_32", "dims": [1], "lifetime": "SUBGRAPH_OUTPUT"}],
-   "operations": [{"type": "WHILE", "inputs": [2, 3, 1, 0], "outputs": [4]}],
-   "inputs": [0], "outputs": [4]},
-  {"operands": [
-     {"type": "INT_32", "dims": [1], "lifetime": "SUBGRAPH_INPUT"},
-     {"type": "INT_32", "dims": [1], "lifetime": "SUBGRAPH_INPUT"},
-     {"type": "BOOL_8", "dims": [1], "lifetime": "SUBGRAPH_OUTPUT"}],
-   "operations": [{"type": "LESS", "inputs": [0, 1], "outputs": [2]}],
-   "inputs": [0, 1], "outputs": [2]},
-  {"operands": [
-     {"type": "INT_32", "dims": [1], "lifetime": "SUBGRAPH_INPUT"},
-     {"type": "INT_32", "dims": [1], "lifetime": "SUBGRAPH_INPUT"},
-     {"type": "INT_32", "dims": [1], "lifetime": "CONSTANT", "value": [1]},
-     {"type": "INT_32", "dims": [1], "lifetime": "SUBGRAPH_OUTPUT"}],
-   "operations": [{"type": "ADD", "inputs": [0, 2], "outputs": [3]}],
-   "inputs": [0, 1], "outputs": [3]}]})";
-
-graph::HostTensor int_input(int32_t v) {
-  graph::HostTensor t;
-  t.dtype = OPRIG_DTYPE_INT_32;
-  t.shape = {1};
-  t.data.resize(sizeof v);
-  std::memcpy(t.data.data(), &v, sizeof v);
-  return t;
-}
-
-// Wall time of the timed loop (the counters' per-op figures; a counter
-// cannot read the benchmark's own clock).
-double ns_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
-}
+using bench::add_chain_model;
+using bench::int_input;
+using bench::kCountingLoop;
+using bench::ns_since;
 
 struct CpuModel {
   std::unique_ptr<Backend> cpu;
