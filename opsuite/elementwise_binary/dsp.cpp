@@ -58,7 +58,6 @@ namespace {
 
 enum Op { kAdd, kSub, kMul, kDiv, kMax, kMin, kPow };
 constexpr size_t kVector = OPRIG_DSP_VECTOR_BYTES;
-constexpr size_t kLanes32 = kVector / 4;
 constexpr size_t kTableEntries = 256 * 256;
 
 struct BinaryDsp : KernelBase {
