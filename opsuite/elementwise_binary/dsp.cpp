@@ -219,13 +219,22 @@ HVX_Vector divide_w(HVX_Vector a, HVX_Vector b, bool floor_division, const Const
   return Q6_V_vmux_QVV(Q6_Q_vcmp_eq_VwVw(b, c.zero), c.zero, q);
 }
 
-// base^e per word by repeated squaring (wrapping like int32 multiplies).
+// base^e per word by repeated squaring (wrapping like int32 multiplies),
+// over as many exponent bits as the largest exponent of the 32 lanes has: a
+// vror/vmax reduction and one vextract give the scalar core the loop count
+// (the bench's exponents in [-4, 4] need 3 squarings, not 31). A negative
+// exponent counts as 0 there: its result is decided after the loop.
 HVX_Vector power_w(HVX_Vector base, HVX_Vector e, const Constants& c) {
+  HVX_Vector top = Q6_Vw_vmax_VwVw(e, c.zero);
+  for (int shift = OPRIG_DSP_VECTOR_BYTES / 2; shift >= 4; shift /= 2)
+    top = Q6_Vw_vmax_VwVw(top, Q6_V_vror_VR(top, shift));
+  const auto largest = static_cast<uint32_t>(Q6_R_vextract_VR(top, 0));
+  const int bits = largest == 0 ? 0 : 32 - __builtin_clz(largest);
   HVX_Vector result = c.one, square = base, rest = e;
-  for (int bit = 0; bit < 31; ++bit) {
+  for (int bit = 0; bit < bits; ++bit) {
     const HVX_VectorPred odd = Q6_Q_vcmp_eq_VwVw(Q6_V_vand_VV(rest, c.one), c.one);
     result = Q6_V_vmux_QVV(odd, oprig_dsp_mul_lo_w(result, square), result);
-    if (bit == 30) break;
+    if (bit + 1 == bits) break;
     square = oprig_dsp_mul_lo_w(square, square);
     rest = Q6_Vuw_vlsr_VuwR(rest, 1);
   }
