@@ -25,7 +25,9 @@
 //   256-entry table built at prepare in fp64 (common/dsp_requantize.hpp's
 //   CodeTable, vlut32), then the larger / smaller code, clamped to the
 //   activation's bounds quantised the same way. Quantising is monotonic, so
-//   the code of the max is the max of the codes: exact (0 LSB).
+//   the code of the max is the max of the codes: exact (0 LSB). For the same
+//   reason inputs quantised alike share one table, looked up once after the
+//   compare, and an input quantised as the output needs none.
 // - DIV, POW: the result depends only on the two codes, so prepare() builds a
 //   65536-entry table of output codes in fp64 (the reference's own rule:
 //   dequantise, divide or pow, activation, round half away from zero, clamp;
@@ -71,6 +73,8 @@ struct BinaryDsp : KernelBase {
   quant::ArithmeticParams arith;                  // UINT_8 ADD, SUB, MUL
   QuantAddFastPlan add_fast;                      // UINT_8 ADD, SUB where the fast program is exact
   dsp::CodeTable to_out_a, to_out_b;                   // UINT_8 MAX, MIN: input code -> output code
+  bool a_is_output_code = false, b_is_output_code = false;  // UINT_8 MAX, MIN: that table is the identity
+  bool shared_table = false;                      // UINT_8 MAX, MIN: the inputs are quantised alike
   uint8_t lo = 0, hi = 255;                       // UINT_8 MAX, MIN: the activation's bounds in codes
   std::vector<uint8_t> table;  // UINT_8 DIV, POW: the output code of (a << 8 | b)
 };
@@ -118,6 +122,14 @@ void build_table(BinaryDsp& k, const oprig_tensor& a, const oprig_tensor& b, con
     }
 }
 
+// A requantisation table that maps every code to itself (the input is
+// quantised as the output): its lookups can be left out.
+bool is_identity(const dsp::CodeTable& t) {
+  for (size_t q = 0; q < 256; ++q)
+    if (t.entries[oprig_dsp_lut256_position(q)] != q) return false;
+  return true;
+}
+
 // UINT_8 parameters; false when the scales are outside what the rule handles.
 bool prepare_quantised(BinaryDsp& k, const oprig_tensor& a, const oprig_tensor& b, const oprig_tensor& y) {
   if (!(a.scale > 0 && b.scale > 0 && y.scale > 0)) return false;
@@ -134,6 +146,9 @@ bool prepare_quantised(BinaryDsp& k, const oprig_tensor& a, const oprig_tensor& 
     case kMin: {
       k.to_out_a.build_requantize(a.scale, a.zero_point, y.scale, y.zero_point);
       k.to_out_b.build_requantize(b.scale, b.zero_point, y.scale, y.zero_point);
+      k.a_is_output_code = is_identity(k.to_out_a);
+      k.b_is_output_code = is_identity(k.to_out_b);
+      k.shared_table = !k.a_is_output_code && k.to_out_a.entries == k.to_out_b.entries;
       const double low = activate(k.act, -std::numeric_limits<double>::infinity());
       const double high = activate(k.act, std::numeric_limits<double>::infinity());
       k.lo = std::isfinite(low) ? dsp::quantize_u8(low, y.scale, y.zero_point) : 0;
@@ -269,15 +284,27 @@ void int32_row(const BinaryDsp& k, const RowInput& a, const RowInput& b, uint8_t
   }
 }
 
-// UINT_8 MAX / MIN: both inputs' codes requantised by table, compared, clamped.
+// UINT_8 MAX / MIN: both inputs' codes requantised by table, compared,
+// clamped. An input quantised as the output keeps its codes (no lookup);
+// inputs quantised alike share one table, looked up once after the compare
+// (requantising is monotonic, so max(T[a], T[b]) = T[max(a, b)]): half the
+// permute work, which bounds this program.
 struct MinMaxProgram {
-  dsp::CodeLookup to_out_a, to_out_b;
+  std::optional<dsp::CodeLookup> to_out_a, to_out_b;  // absent: the codes are the output's already
+  bool shared = false;                                // to_out_a after the compare serves both
   HVX_Vector lo, hi;
 };
 
 HVX_Vector minmax_codes(const BinaryDsp& k, const MinMaxProgram& p, HVX_Vector va, HVX_Vector vb) {
-  const HVX_Vector x = p.to_out_a(va), z = p.to_out_b(vb);
-  HVX_Vector r = k.op == kMax ? Q6_Vub_vmax_VubVub(x, z) : Q6_Vub_vmin_VubVub(x, z);
+  const auto pick = [&](HVX_Vector x, HVX_Vector z) {
+    return k.op == kMax ? Q6_Vub_vmax_VubVub(x, z) : Q6_Vub_vmin_VubVub(x, z);
+  };
+  HVX_Vector r;
+  if (p.shared) {
+    r = (*p.to_out_a)(pick(va, vb));
+  } else {
+    r = pick(p.to_out_a ? (*p.to_out_a)(va) : va, p.to_out_b ? (*p.to_out_b)(vb) : vb);
+  }
   if (k.lo != 0) r = Q6_Vub_vmax_VubVub(r, p.lo);
   if (k.hi != 255) r = Q6_Vub_vmin_VubVub(r, p.hi);
   return r;
@@ -321,9 +348,12 @@ void uint8_rows(const BinaryDsp& k, const uint8_t* a, const uint8_t* b, uint8_t*
     oprig_dsp_map(k.table.data(), k.table.size(), "the DIV/POW code table");
     zero = Q6_V_vzero();
   } else {
-    minmax.emplace(MinMaxProgram{dsp::CodeLookup(k.to_out_a), dsp::CodeLookup(k.to_out_b),
-                                 k.lo != 0 ? Q6_Vb_vsplat_R(k.lo) : HVX_Vector{},
-                                 k.hi != 255 ? Q6_Vb_vsplat_R(k.hi) : HVX_Vector{}});
+    MinMaxProgram& m = minmax.emplace();
+    if (!k.a_is_output_code) m.to_out_a.emplace(k.to_out_a);
+    if (!k.b_is_output_code && !k.shared_table) m.to_out_b.emplace(k.to_out_b);
+    m.shared = k.shared_table;
+    if (k.lo != 0) m.lo = Q6_Vb_vsplat_R(k.lo);
+    if (k.hi != 255) m.hi = Q6_Vb_vsplat_R(k.hi);
   }
   for (size_t row = 0; row < p.rows(); ++row) {
     size_t ao = 0, bo = 0;
