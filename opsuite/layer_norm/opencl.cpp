@@ -31,8 +31,7 @@ struct LayerNormOpenCL : KernelBase {
   int64_t axis = -1;
   float epsilon = 1e-5f;
   uint32_t dtype = OPRIG_DTYPE_INVALID;  // from the last prepare
-  bool has_beta = false;
-  uint64_t rows = 0, row_size = 0;
+  LayerNormRows shape;  // set by prepare()
   SliceLayout layout;
   ~LayerNormOpenCL() {
     for (cl_kernel k : kernels)
@@ -80,17 +79,13 @@ oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   k->dtype = OPRIG_DTYPE_INVALID;
   const oprig_tensor& in = inputs[0];
   if (in.dtype != OPRIG_DTYPE_FLOAT_32 && in.dtype != OPRIG_DTYPE_FLOAT_16) return OPRIG_STATUS_UNSUPPORTED;
-  LayerNormRows shape;
-  const oprig_status st = layer_norm_rows(inputs, num_inputs, outputs[0], k->axis, &shape);
+  const oprig_status st = layer_norm_rows(inputs, num_inputs, outputs[0], k->axis, &k->shape);
   if (st != OPRIG_STATUS_OK) return st;
-  k->has_beta = shape.has_beta;
-  k->row_size = shape.row_size;
-  k->rows = shape.rows;
   // The kernel counts a row in 32 bits and divides by its length as a float (exact below 2^24).
-  if (k->row_size >= (uint64_t{1} << 24)) return OPRIG_STATUS_UNSUPPORTED;
-  if (k->rows > 0) {
+  if (k->shape.row_size >= (uint64_t{1} << 24)) return OPRIG_STATUS_UNSUPPORTED;
+  if (k->shape.rows > 0) {
     cl_kernel kernel = k->kernels[in.dtype == OPRIG_DTYPE_FLOAT_32 ? 0 : 1];
-    k->layout = layout_slices(k->rows, k->row_size / k->tuning.vector + 1, 1, opencl_slice_device(k->device, kernel));
+    k->layout = layout_slices(k->shape.rows, k->shape.row_size / k->tuning.vector + 1, 1, opencl_slice_device(k->device, kernel));
   }
   k->dtype = in.dtype;
   outputs[0].rank = in.rank;
@@ -106,18 +101,18 @@ oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   info->cl_last_event = nullptr;
   auto* k = from_handle<LayerNormOpenCL>(handle);
   if (k->dtype == OPRIG_DTYPE_INVALID) return OPRIG_STATUS_INVALID_ARGUMENT;  // not prepared
-  if (k->rows == 0) return OPRIG_STATUS_OK;
+  if (k->shape.rows == 0) return OPRIG_STATUS_OK;
   if (inputs[0].data == nullptr || inputs[1].data == nullptr || outputs[0].data == nullptr ||
-      (k->has_beta && (num_inputs < 3 || inputs[2].data == nullptr)))
+      (k->shape.has_beta && (num_inputs < 3 || inputs[2].data == nullptr)))
     return OPRIG_STATUS_INVALID_ARGUMENT;
   cl_kernel kernel = k->kernels[k->dtype == OPRIG_DTYPE_FLOAT_32 ? 0 : 1];
   const SliceLayout& layout = k->layout;
   const auto x = static_cast<cl_mem>(inputs[0].data), gamma = static_cast<cl_mem>(inputs[1].data);
-  const auto beta = k->has_beta ? static_cast<cl_mem>(inputs[2].data) : gamma;  // not read without beta
+  const auto beta = k->shape.has_beta ? static_cast<cl_mem>(inputs[2].data) : gamma;  // not read without beta
   const auto y = static_cast<cl_mem>(outputs[0].data);
-  const cl_ulong rows = k->rows;
-  const auto n = static_cast<cl_uint>(k->row_size);
-  const cl_int has_beta = k->has_beta ? 1 : 0;
+  const cl_ulong rows = k->shape.rows;
+  const auto n = static_cast<cl_uint>(k->shape.row_size);
+  const cl_int has_beta = k->shape.has_beta ? 1 : 0;
   const cl_uint members = layout.members;
   if (!set_kernel_args(kernel, x, gamma, beta, y, rows, n, k->epsilon, has_beta, members))
     return OPRIG_STATUS_BACKEND_ERROR;
@@ -128,11 +123,11 @@ void destroy(oprig_kernel* handle) { delete from_handle<LayerNormOpenCL>(handle)
 
 oprig_status cost(const oprig_kernel* handle, oprig_cost* out) {
   const auto* k = from_handle<const LayerNormOpenCL>(handle);
-  const uint64_t n = k->rows * k->row_size;
+  const uint64_t n = k->shape.rows * k->shape.row_size;
   const uint64_t width = k->dtype == OPRIG_DTYPE_FLOAT_16 ? 2 : 4;
   // |x|, the shifted value and its Sum2 (6), its exact square and Sum2 (8), the deviation, scale and fma (5).
   out->flops = 19 * n;
-  out->bytes_read = width * (n + (k->has_beta ? 2 : 1) * k->row_size);
+  out->bytes_read = width * (n + (k->shape.has_beta ? 2 : 1) * k->shape.row_size);
   out->bytes_written = width * n;
   return OPRIG_STATUS_OK;
 }

@@ -43,8 +43,7 @@ struct LayerNormVulkan : KernelBase {
   int64_t axis = -1;
   float epsilon = 1e-5f;
   oprig_dtype dtype = OPRIG_DTYPE_INVALID;  // from the last prepare
-  bool has_beta = false;
-  uint64_t rows = 0, row_size = 0;
+  LayerNormRows shape;  // set by prepare()
   SliceLayout layout;
   VkPipeline pipeline = VK_NULL_HANDLE;
 };
@@ -84,15 +83,11 @@ oprig_status prepare(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
   k->dtype = OPRIG_DTYPE_INVALID;
   const oprig_tensor& in = inputs[0];
   if (in.dtype != OPRIG_DTYPE_FLOAT_32 && in.dtype != OPRIG_DTYPE_FLOAT_16) return OPRIG_STATUS_UNSUPPORTED;
-  LayerNormRows shape;
-  const oprig_status st = layer_norm_rows(inputs, num_inputs, outputs[0], k->axis, &shape);
+  const oprig_status st = layer_norm_rows(inputs, num_inputs, outputs[0], k->axis, &k->shape);
   if (st != OPRIG_STATUS_OK) return st;
-  k->has_beta = shape.has_beta;
-  k->row_size = shape.row_size;
-  k->rows = shape.rows;
   // A row's length is a float in the shader (exact below 2^24).
-  if (k->row_size >= (uint64_t{1} << 24)) return OPRIG_STATUS_UNSUPPORTED;
-  const oprig_status laid_out = prepare_slice_pipeline(k->pipelines, k->module, k->device, k->rows, k->row_size,
+  if (k->shape.row_size >= (uint64_t{1} << 24)) return OPRIG_STATUS_UNSUPPORTED;
+  const oprig_status laid_out = prepare_slice_pipeline(k->pipelines, k->module, k->device, k->shape.rows, k->shape.row_size,
                                                        1, in.dtype == OPRIG_DTYPE_FLOAT_16, &k->layout, &k->pipeline);
   if (laid_out != OPRIG_STATUS_OK) return laid_out;
   k->dtype = static_cast<oprig_dtype>(in.dtype);
@@ -108,13 +103,13 @@ oprig_status execute(oprig_kernel* handle, const oprig_tensor* inputs, size_t nu
     return OPRIG_STATUS_INVALID_ARGUMENT;
   auto* k = from_handle<LayerNormVulkan>(handle);
   if (k->dtype == OPRIG_DTYPE_INVALID) return OPRIG_STATUS_INVALID_ARGUMENT;  // not prepared
-  if (k->rows == 0) return OPRIG_STATUS_OK;
-  if (k->has_beta && num_inputs < 3) return OPRIG_STATUS_INVALID_ARGUMENT;
+  if (k->shape.rows == 0) return OPRIG_STATUS_OK;
+  if (k->shape.has_beta && num_inputs < 3) return OPRIG_STATUS_INVALID_ARGUMENT;
   const SliceLayout& layout = k->layout;
-  const PushConstants push{static_cast<uint32_t>(k->rows), static_cast<uint32_t>(k->row_size), k->epsilon,
-                           k->has_beta ? 1u : 0u, layout.members, static_cast<uint32_t>(layout.groups)};
+  const PushConstants push{static_cast<uint32_t>(k->shape.rows), static_cast<uint32_t>(k->shape.row_size), k->epsilon,
+                           k->shape.has_beta ? 1u : 0u, layout.members, static_cast<uint32_t>(layout.groups)};
   // Without beta, gamma fills its binding (the shader does not read it).
-  const oprig_tensor tensors[4] = {inputs[0], inputs[1], k->has_beta ? inputs[2] : inputs[1], outputs[0]};
+  const oprig_tensor tensors[4] = {inputs[0], inputs[1], k->shape.has_beta ? inputs[2] : inputs[1], outputs[0]};
   return record_slice_groups(k->pipelines, *info, k->pipeline, tensors, &push, sizeof push, layout);
 }
 
@@ -122,11 +117,11 @@ void destroy(oprig_kernel* handle) { delete from_handle<LayerNormVulkan>(handle)
 
 oprig_status cost(const oprig_kernel* handle, oprig_cost* out) {
   const auto* k = from_handle<const LayerNormVulkan>(handle);
-  const uint64_t n = k->rows * k->row_size;
+  const uint64_t n = k->shape.rows * k->shape.row_size;
   const uint64_t width = k->dtype == OPRIG_DTYPE_FLOAT_16 ? 2 : 4;
   // |x|, the shifted value and its Sum2 (6), its exact square and Sum2 (8), the deviation, scale and fma (5).
   out->flops = 19 * n;
-  out->bytes_read = width * (n + (k->has_beta ? 2 : 1) * k->row_size);
+  out->bytes_read = width * (n + (k->shape.has_beta ? 2 : 1) * k->shape.row_size);
   out->bytes_written = width * n;
   return OPRIG_STATUS_OK;
 }
