@@ -10,9 +10,10 @@
 #include <type_traits>
 
 #if defined(__SSE2__)
-#include <emmintrin.h>
+#include <immintrin.h>
 #endif
 
+#include "hvx_sim/host_simd.hpp"
 #include "hvx_sim/lanes.hpp"
 #include "hvx_sim/lanewise.hpp"
 
@@ -432,15 +433,119 @@ void dmpy_pair_sat(Operands& o, bool acc, Coeff c0, Coeff c1) {
     return int64_t{u.get<int16_t>(0, 2 * i + 1)} * c0 + int64_t{u.get<int16_t>(1, 2 * i)} * c1;
   });
 }
+
+#if defined(__SSE2__)
+// The same sums with pmaddwd (the quantised ADD/SUB program's hot path: 8
+// vdmpy per 128 codes). A coefficient half c read unsigned is its int16
+// value cs plus 65536 t (t its top bit), so
+//   acc + u0 c0 + u1 c1 = acc + P + 2^16 Q,  P = u0 cs0 + u1 cs1 (pmaddwd
+// with Rt itself), Q = u0 t0 + u1 t1 (pmaddwd with the top bits).
+// P is exact except for u0 = u1 = cs0 = cs1 = -32768 (2^31): Rt = 0x80008000
+// takes the portable loop. Without Q the sum is a saturating add of two
+// words; with it, the exact sum is H 2^16 + L with H and L formed from the
+// 16-bit halves of acc and P in 32 bits, and it fits a word exactly when
+// H does a halfword. Template parameters: V (__m128i or __m256i) and its ops.
+struct DmpyWords {
+  const uint8_t* u;    // Vu, or Vuu's low vector (pair)
+  const uint8_t* acc;  // or nullptr
+  uint8_t* d;
+  int32_t rt;
+  bool unsigned_coeffs, pair;
+};
+inline bool dmpy_fast_applies(int32_t rt) { return static_cast<uint32_t>(rt) != 0x80008000u; }
+inline int32_t dmpy_top_bits(int32_t rt, bool unsigned_coeffs) {
+  return unsigned_coeffs ? static_cast<int32_t>((static_cast<uint32_t>(rt) >> 15) & 0x00010001u) : 0;
+}
+
+void dmpy_sat_sse2(const DmpyWords& w) {
+  const __m128i coeff = _mm_set1_epi32(w.rt), tops = _mm_set1_epi32(dmpy_top_bits(w.rt, w.unsigned_coeffs));
+  const bool carry = dmpy_top_bits(w.rt, w.unsigned_coeffs) != 0;
+  const __m128i low16 = _mm_set1_epi32(0xFFFF), max_h = _mm_set1_epi32(32767), min_h = _mm_set1_epi32(-32768);
+  const __m128i max_w = _mm_set1_epi32(INT32_MAX);
+  for (size_t k = 0; k < kVectorBytes / 16; ++k) {
+    __m128i u = _mm_loadu_si128(reinterpret_cast<const __m128i*>(w.u) + k);
+    if (w.pair)  // (v[0].h[2i+1], v[1].h[2i]) as one word's halves
+      u = _mm_or_si128(_mm_srli_epi32(u, 16),
+                       _mm_slli_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(w.u + kVectorBytes) + k), 16));
+    const __m128i x = w.acc != nullptr ? _mm_loadu_si128(reinterpret_cast<const __m128i*>(w.acc) + k) : _mm_setzero_si128();
+    const __m128i p = _mm_madd_epi16(u, coeff);
+    __m128i r;
+    if (!carry) {
+      const __m128i sum = _mm_add_epi32(x, p);
+      const __m128i overflow = _mm_srai_epi32(_mm_and_si128(_mm_xor_si128(x, sum), _mm_xor_si128(p, sum)), 31);
+      const __m128i saturated = _mm_xor_si128(_mm_srai_epi32(x, 31), max_w);  // the operands' sign's limit
+      r = _mm_or_si128(_mm_andnot_si128(overflow, sum), _mm_and_si128(overflow, saturated));
+    } else {
+      const __m128i l = _mm_add_epi32(_mm_and_si128(p, low16), _mm_and_si128(x, low16));
+      const __m128i h = _mm_add_epi32(_mm_add_epi32(_mm_srai_epi32(p, 16), _mm_srai_epi32(x, 16)),
+                                      _mm_add_epi32(_mm_madd_epi16(u, tops), _mm_srai_epi32(l, 16)));
+      const __m128i over = _mm_cmpgt_epi32(h, max_h), under = _mm_cmpgt_epi32(min_h, h);
+      const __m128i exact = _mm_or_si128(_mm_slli_epi32(h, 16), _mm_and_si128(l, low16));
+      r = _mm_or_si128(_mm_andnot_si128(_mm_or_si128(over, under), exact),
+                       _mm_or_si128(_mm_srli_epi32(over, 1), _mm_slli_epi32(under, 31)));
+    }
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(w.d) + k, r);
+  }
+}
+
+// The same with AVX2 (8 words at a time) where the CPU has it.
+__attribute__((target("avx2"))) void dmpy_sat_avx2(const DmpyWords& w) {
+  const __m256i coeff = _mm256_set1_epi32(w.rt), tops = _mm256_set1_epi32(dmpy_top_bits(w.rt, w.unsigned_coeffs));
+  const bool carry = dmpy_top_bits(w.rt, w.unsigned_coeffs) != 0;
+  const __m256i low16 = _mm256_set1_epi32(0xFFFF), max_h = _mm256_set1_epi32(32767), min_h = _mm256_set1_epi32(-32768);
+  const __m256i max_w = _mm256_set1_epi32(INT32_MAX);
+  for (size_t k = 0; k < kVectorBytes / 32; ++k) {
+    __m256i u = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w.u) + k);
+    if (w.pair)
+      u = _mm256_or_si256(_mm256_srli_epi32(u, 16),
+                          _mm256_slli_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(w.u + kVectorBytes) + k), 16));
+    const __m256i x =
+        w.acc != nullptr ? _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w.acc) + k) : _mm256_setzero_si256();
+    const __m256i p = _mm256_madd_epi16(u, coeff);
+    __m256i r;
+    if (!carry) {
+      const __m256i sum = _mm256_add_epi32(x, p);
+      const __m256i overflow =
+          _mm256_srai_epi32(_mm256_and_si256(_mm256_xor_si256(x, sum), _mm256_xor_si256(p, sum)), 31);
+      const __m256i saturated = _mm256_xor_si256(_mm256_srai_epi32(x, 31), max_w);
+      r = _mm256_blendv_epi8(sum, saturated, overflow);
+    } else {
+      const __m256i l = _mm256_add_epi32(_mm256_and_si256(p, low16), _mm256_and_si256(x, low16));
+      const __m256i h = _mm256_add_epi32(_mm256_add_epi32(_mm256_srai_epi32(p, 16), _mm256_srai_epi32(x, 16)),
+                                         _mm256_add_epi32(_mm256_madd_epi16(u, tops), _mm256_srai_epi32(l, 16)));
+      const __m256i over = _mm256_cmpgt_epi32(h, max_h), under = _mm256_cmpgt_epi32(min_h, h);
+      const __m256i exact = _mm256_or_si256(_mm256_slli_epi32(h, 16), _mm256_and_si256(l, low16));
+      r = _mm256_or_si256(_mm256_andnot_si256(_mm256_or_si256(over, under), exact),
+                          _mm256_or_si256(_mm256_srli_epi32(over, 1), _mm256_slli_epi32(under, 31)));
+    }
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(w.d) + k, r);
+  }
+}
+#endif
+
+// vdmpy(Vu or Vuu, Rt.h or Rt.uh):sat, on the host's SIMD where it applies.
+template <typename Coeff>
+void dmpy(Operands& o, bool acc, bool pair) {
+  constexpr bool kUnsigned = std::is_unsigned_v<Coeff>;
+#if defined(__SSE2__)
+  if (kHostSimd && dmpy_fast_applies(o.r)) {
+    const DmpyWords w{src1(o, acc).bytes, acc ? o.a.bytes : nullptr, o.d.bytes, o.r, kUnsigned, pair};
+    return kHostAvx2 ? dmpy_sat_avx2(w) : dmpy_sat_sse2(w);
+  }
+#endif
+  const Coeff c0 = kUnsigned ? static_cast<Coeff>(uhalf(o.r, 0)) : static_cast<Coeff>(half(o.r, 0));
+  const Coeff c1 = kUnsigned ? static_cast<Coeff>(uhalf(o.r, 1)) : static_cast<Coeff>(half(o.r, 1));
+  return pair ? dmpy_pair_sat(o, acc, c0, c1) : dmpy_sat(o, acc, c0, c1);
+}
 }  // namespace
-OPRIG_HVX_OP(Q6_Vw_vdmpy_VhRh_sat) { dmpy_sat(o, false, half(o.r, 0), half(o.r, 1)); }
-OPRIG_HVX_OP(Q6_Vw_vdmpyacc_VwVhRh_sat) { dmpy_sat(o, true, half(o.r, 0), half(o.r, 1)); }
-OPRIG_HVX_OP(Q6_Vw_vdmpy_VhRuh_sat) { dmpy_sat(o, false, uhalf(o.r, 0), uhalf(o.r, 1)); }
-OPRIG_HVX_OP(Q6_Vw_vdmpyacc_VwVhRuh_sat) { dmpy_sat(o, true, uhalf(o.r, 0), uhalf(o.r, 1)); }
-OPRIG_HVX_OP(Q6_Vw_vdmpy_WhRh_sat) { dmpy_pair_sat(o, false, half(o.r, 0), half(o.r, 1)); }
-OPRIG_HVX_OP(Q6_Vw_vdmpyacc_VwWhRh_sat) { dmpy_pair_sat(o, true, half(o.r, 0), half(o.r, 1)); }
-OPRIG_HVX_OP(Q6_Vw_vdmpy_WhRuh_sat) { dmpy_pair_sat(o, false, uhalf(o.r, 0), uhalf(o.r, 1)); }
-OPRIG_HVX_OP(Q6_Vw_vdmpyacc_VwWhRuh_sat) { dmpy_pair_sat(o, true, uhalf(o.r, 0), uhalf(o.r, 1)); }
+OPRIG_HVX_OP(Q6_Vw_vdmpy_VhRh_sat) { dmpy<int16_t>(o, false, false); }
+OPRIG_HVX_OP(Q6_Vw_vdmpyacc_VwVhRh_sat) { dmpy<int16_t>(o, true, false); }
+OPRIG_HVX_OP(Q6_Vw_vdmpy_VhRuh_sat) { dmpy<uint16_t>(o, false, false); }
+OPRIG_HVX_OP(Q6_Vw_vdmpyacc_VwVhRuh_sat) { dmpy<uint16_t>(o, true, false); }
+OPRIG_HVX_OP(Q6_Vw_vdmpy_WhRh_sat) { dmpy<int16_t>(o, false, true); }
+OPRIG_HVX_OP(Q6_Vw_vdmpyacc_VwWhRh_sat) { dmpy<int16_t>(o, true, true); }
+OPRIG_HVX_OP(Q6_Vw_vdmpy_WhRuh_sat) { dmpy<uint16_t>(o, false, true); }
+OPRIG_HVX_OP(Q6_Vw_vdmpyacc_VwWhRuh_sat) { dmpy<uint16_t>(o, true, true); }
 OPRIG_HVX_OP(Q6_Vw_vdmpy_VhVh_sat) {
   vector_result_sat<int32_t>(o, false, [&](size_t i) {
     return int64_t{o.a.get<int16_t>(2 * i)} * o.b.get<int16_t>(2 * i) + int64_t{o.a.get<int16_t>(2 * i + 1)} * o.b.get<int16_t>(2 * i + 1);

@@ -7,6 +7,11 @@
 #include <cstring>
 #include <type_traits>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include "hvx_sim/host_simd.hpp"
 #include "hvx_sim/lanes.hpp"
 #include "hvx_sim/lanewise.hpp"
 
@@ -43,6 +48,62 @@ void narrowing(Operands& o) {
       o.d.set<Narrow>(2 * i + h, Saturate ? sat<Narrow>(v) : wrap<Narrow>(v));
     }
   }
+}
+
+#if defined(__SSE2__)
+// The signed saturating narrowings with SSE2 (the quantised ADD/SUB
+// program's last steps): x >> n rounded is (x >> n) + bit n-1 of x, which
+// cannot overflow as x + 2^(n-1) can; packs/packus saturate exactly as
+// sat<Narrow> does, and unpacking interleaves Vv's lanes (even) with Vu's
+// (odd). Wide: int32_t (to int16) or int16_t (to int8 or uint8).
+template <typename Wide, typename Narrow, bool Round>
+void narrowing_sse2(Operands& o) {
+  const unsigned n = static_cast<uint32_t>(o.r) & (8 * sizeof(Narrow) - 1);
+  const __m128i count = _mm_cvtsi32_si128(static_cast<int>(n));
+  const __m128i round_count = _mm_cvtsi32_si128(n > 0 ? static_cast<int>(n - 1) : 0);
+  const auto shifted = [&](const uint8_t* p, size_t k) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p) + k);
+    if constexpr (sizeof(Wide) == 4) {
+      const __m128i q = _mm_sra_epi32(x, count);
+      if (!Round || n == 0) return q;
+      return _mm_add_epi32(q, _mm_and_si128(_mm_srl_epi32(x, round_count), _mm_set1_epi32(1)));
+    } else {
+      const __m128i q = _mm_sra_epi16(x, count);
+      if (!Round || n == 0) return q;
+      return _mm_add_epi16(q, _mm_and_si128(_mm_srl_epi16(x, round_count), _mm_set1_epi16(1)));
+    }
+  };
+  const auto pack = [](__m128i lo, __m128i hi) {
+    if constexpr (sizeof(Wide) == 4)
+      return _mm_packs_epi32(lo, hi);
+    else if constexpr (std::is_signed_v<Narrow>)
+      return _mm_packs_epi16(lo, hi);
+    else
+      return _mm_packus_epi16(lo, hi);
+  };
+  for (size_t k = 0; k < kVectorBytes / 16; k += 2) {
+    const __m128i v = pack(shifted(o.b.bytes, k), shifted(o.b.bytes, k + 1));
+    const __m128i u = pack(shifted(o.a.bytes, k), shifted(o.a.bytes, k + 1));
+    __m128i lo, hi;
+    if constexpr (sizeof(Wide) == 4) {
+      lo = _mm_unpacklo_epi16(v, u);
+      hi = _mm_unpackhi_epi16(v, u);
+    } else {
+      lo = _mm_unpacklo_epi8(v, u);
+      hi = _mm_unpackhi_epi8(v, u);
+    }
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(o.d.bytes) + k, lo);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(o.d.bytes) + k + 1, hi);
+  }
+}
+#endif
+// The saturating narrowings from signed lanes, on the host's SIMD where it applies.
+template <typename Wide, typename Narrow, bool Round>
+void narrowing_sat(Operands& o) {
+#if defined(__SSE2__)
+  if (kHostSimd) return narrowing_sse2<Wide, Narrow, Round>(o);
+#endif
+  narrowing<Wide, Narrow, Round, true>(o);
 }
 
 // vround(Vu, Vv): as narrowing with a fixed shift of the narrow width, rounded, saturated.
@@ -121,13 +182,19 @@ OPRIG_HVX_OP(Q6_Vw_vaslacc_VwVwR) {
   for (size_t i = 0; i < kLanes<int32_t>; ++i)
     o.d.set<int32_t>(i, wrap<int32_t>(o.a.get<int32_t>(i) + shl(o.b.get<int32_t>(i), static_cast<uint32_t>(o.r) & 31)));
 }
+// In the lane's own width (the amount is below it), wrapping through the
+// unsigned type, so the loops vectorise (map2's copies).
 OPRIG_HVX_OP(Q6_Vh_vasracc_VhVhR) {
-  for (size_t i = 0; i < kLanes<int16_t>; ++i)
-    o.d.set<int16_t>(i, wrap<int16_t>(o.a.get<int16_t>(i) + asr(o.b.get<int16_t>(i), static_cast<uint32_t>(o.r) & 15)));
+  const uint32_t n = static_cast<uint32_t>(o.r) & 15;
+  map2<int16_t, int16_t>(o, [n](int16_t x, int16_t u) {
+    return static_cast<int16_t>(static_cast<uint16_t>(static_cast<uint16_t>(x) + static_cast<uint16_t>(u >> n)));
+  });
 }
 OPRIG_HVX_OP(Q6_Vw_vasracc_VwVwR) {
-  for (size_t i = 0; i < kLanes<int32_t>; ++i)
-    o.d.set<int32_t>(i, wrap<int32_t>(o.a.get<int32_t>(i) + asr(o.b.get<int32_t>(i), static_cast<uint32_t>(o.r) & 31)));
+  const uint32_t n = static_cast<uint32_t>(o.r) & 31;
+  map2<int32_t, int32_t>(o, [n](int32_t x, int32_t u) {
+    return static_cast<int32_t>(static_cast<uint32_t>(x) + static_cast<uint32_t>(u >> n));
+  });
 }
 
 // Per-lane shifts; a negative amount shifts the other way.
@@ -172,16 +239,16 @@ OPRIG_HVX_OP(Q6_Vuw_vrotr_VuwVuw) {
 }
 
 OPRIG_HVX_OP(Q6_Vh_vasr_VwVwR) { narrowing<int32_t, int16_t, false, false>(o); }
-OPRIG_HVX_OP(Q6_Vh_vasr_VwVwR_sat) { narrowing<int32_t, int16_t, false, true>(o); }
-OPRIG_HVX_OP(Q6_Vh_vasr_VwVwR_rnd_sat) { narrowing<int32_t, int16_t, true, true>(o); }
+OPRIG_HVX_OP(Q6_Vh_vasr_VwVwR_sat) { narrowing_sat<int32_t, int16_t, false>(o); }
+OPRIG_HVX_OP(Q6_Vh_vasr_VwVwR_rnd_sat) { narrowing_sat<int32_t, int16_t, true>(o); }
 OPRIG_HVX_OP(Q6_Vuh_vasr_VwVwR_sat) { narrowing<int32_t, uint16_t, false, true>(o); }
 OPRIG_HVX_OP(Q6_Vuh_vasr_VwVwR_rnd_sat) { narrowing<int32_t, uint16_t, true, true>(o); }
 OPRIG_HVX_OP(Q6_Vuh_vasr_VuwVuwR_sat) { narrowing<uint32_t, uint16_t, false, true>(o); }
 OPRIG_HVX_OP(Q6_Vuh_vasr_VuwVuwR_rnd_sat) { narrowing<uint32_t, uint16_t, true, true>(o); }
-OPRIG_HVX_OP(Q6_Vub_vasr_VhVhR_sat) { narrowing<int16_t, uint8_t, false, true>(o); }
-OPRIG_HVX_OP(Q6_Vub_vasr_VhVhR_rnd_sat) { narrowing<int16_t, uint8_t, true, true>(o); }
-OPRIG_HVX_OP(Q6_Vb_vasr_VhVhR_sat) { narrowing<int16_t, int8_t, false, true>(o); }
-OPRIG_HVX_OP(Q6_Vb_vasr_VhVhR_rnd_sat) { narrowing<int16_t, int8_t, true, true>(o); }
+OPRIG_HVX_OP(Q6_Vub_vasr_VhVhR_sat) { narrowing_sat<int16_t, uint8_t, false>(o); }
+OPRIG_HVX_OP(Q6_Vub_vasr_VhVhR_rnd_sat) { narrowing_sat<int16_t, uint8_t, true>(o); }
+OPRIG_HVX_OP(Q6_Vb_vasr_VhVhR_sat) { narrowing_sat<int16_t, int8_t, false>(o); }
+OPRIG_HVX_OP(Q6_Vb_vasr_VhVhR_rnd_sat) { narrowing_sat<int16_t, int8_t, true>(o); }
 OPRIG_HVX_OP(Q6_Vub_vasr_VuhVuhR_sat) { narrowing<uint16_t, uint8_t, false, true>(o); }
 OPRIG_HVX_OP(Q6_Vub_vasr_VuhVuhR_rnd_sat) { narrowing<uint16_t, uint8_t, true, true>(o); }
 
