@@ -277,6 +277,120 @@ static void test_helpers(void) {
   }
 }
 
+/* ---- Adversarial operands for the instructions the simulator runs with the
+ * host's SIMD (backends/dsp/hvx_sim/host_simd.hpp): every shift amount with
+ * rounding ties, values a step either side of them, both signs and the
+ * saturation edges; vdmpy coefficients with their top bits set (the unsigned
+ * halves' carry) and accumulators at the word's edges. Recorded under the
+ * instruction's own opcode as cases CASES onwards. ---- */
+static uint32_t edge_or_random_word(void) {
+  const uint32_t r = next();
+  switch (r % 6) {
+    case 0: return kEdgeWords[next() % (sizeof kEdgeWords / 4)];
+    case 1: return 0x7FFFFFFFu - (next() % 70000); /* just below the top */
+    case 2: return 0x80000000u + (next() % 70000); /* just above the bottom */
+    default: return next();
+  }
+}
+/* Lane i of a vector, little-endian (freestanding on Hexagon: no memcpy). */
+static void put_word(HVX_Vector* out, size_t i, uint32_t w) {
+  uint8_t* b = (uint8_t*)out + 4 * i;
+  b[0] = (uint8_t)w, b[1] = (uint8_t)(w >> 8), b[2] = (uint8_t)(w >> 16), b[3] = (uint8_t)(w >> 24);
+}
+static void put_half(HVX_Vector* out, size_t i, uint16_t h) {
+  uint8_t* b = (uint8_t*)out + 2 * i;
+  b[0] = (uint8_t)h, b[1] = (uint8_t)(h >> 8);
+}
+/* Word lanes m 2^n + {0, t - 1, t, t + 1, -t} (t = 2^(n-1), the tie), m
+ * around the halfword's range so some saturate, and edge words. */
+static void fill_words_for_shift(HVX_Vector* out, unsigned n) {
+  size_t i;
+  const uint32_t t = n > 0 ? 1u << (n - 1) : 0;
+  for (i = 0; i < 32; ++i) {
+    const uint32_t m = (uint32_t)((int32_t)(next() % 80001) - 40000);
+    const uint32_t offsets[5] = {0, t - 1, t, t + 1, 0u - t};
+    put_word(out, i, i % 8 == 7 ? edge_or_random_word() : (m << n) + offsets[i % 5]);
+  }
+}
+static void fill_halves_for_shift(HVX_Vector* out, unsigned n) {
+  size_t i;
+  const uint16_t t = (uint16_t)(n > 0 ? 1u << (n - 1) : 0);
+  for (i = 0; i < 64; ++i) {
+    const uint16_t m = (uint16_t)((int32_t)(next() % 801) - 400);
+    const uint16_t offsets[5] = {0, (uint16_t)(t - 1), t, (uint16_t)(t + 1), (uint16_t)(0u - t)};
+    put_half(out, i, i % 8 == 7 ? kEdgeHalves[next() % (sizeof kEdgeHalves / 2)]
+                                : (uint16_t)((uint16_t)(m << n) + offsets[i % 5]));
+  }
+}
+static void fill_edge_words(HVX_Vector* out) {
+  size_t i;
+  for (i = 0; i < 32; ++i) put_word(out, i, edge_or_random_word());
+}
+static void fill_edge_halves(HVX_Vector* out, uint32_t pattern) {
+  size_t i;
+  for (i = 0; i < 64; ++i) {
+    const uint32_t r = next();
+    const uint16_t h = pattern == 0   ? 0x8000 /* every product at its largest */
+           : pattern == 1 ? 0x7FFF
+           : pattern == 2 ? (i % 2 ? 0x8000 : 0x7FFF)
+           : r % 3 == 0   ? kEdgeHalves[r % (sizeof kEdgeHalves / 2)]
+                          : (uint16_t)(r >> 8);
+    put_half(out, i, h);
+  }
+}
+
+static const uint32_t kCoefficients[] = {0x80008000u, 0x7FFF7FFFu, 0x80007FFFu, 0x7FFF8000u, 0xFFFFFFFFu, 0x0000FFFFu,
+                                         0xFFFF0000u, 0x8000FFFFu, 0xFFFF8000u, 0x80010001u, 0x00018000u, 0x80000001u,
+                                         0x7FFFFFFFu, 0xC0004000u, 0x00000000u, 0x00010001u};
+enum { kNumCoefficients = sizeof kCoefficients / sizeof kCoefficients[0] };
+
+#define ADVERSARIAL(name) bitexact_begin(OPRIG_DSP_OP_##name, CASES + k)
+static void test_adversarial(void) {
+  uint32_t k;
+  /* vdmpy: each coefficient pair against 5 operand patterns. */
+  for (k = 0; k < 5 * kNumCoefficients; ++k) {
+    const int32_t rt = (int32_t)kCoefficients[k % kNumCoefficients];
+    HVX_Vector u, x, d;
+    HVX_VectorPair uu;
+    seed(0xD1u, k);
+    fill_edge_halves(&u, k / kNumCoefficients);
+    fill_edge_halves((HVX_Vector*)&uu, k / kNumCoefficients);
+    fill_edge_halves((HVX_Vector*)&uu + 1, (k / kNumCoefficients + 3) % 5);
+    fill_edge_words(&x);
+    ADVERSARIAL(Q6_Vw_vdmpy_VhRh_sat), d = Q6_Vw_vdmpy_VhRh_sat(u, rt), EMIT(d);
+    ADVERSARIAL(Q6_Vw_vdmpyacc_VwVhRh_sat), d = Q6_Vw_vdmpyacc_VwVhRh_sat(x, u, rt), EMIT(d);
+    ADVERSARIAL(Q6_Vw_vdmpy_VhRuh_sat), d = Q6_Vw_vdmpy_VhRuh_sat(u, rt), EMIT(d);
+    ADVERSARIAL(Q6_Vw_vdmpyacc_VwVhRuh_sat), d = Q6_Vw_vdmpyacc_VwVhRuh_sat(x, u, rt), EMIT(d);
+    ADVERSARIAL(Q6_Vw_vdmpy_WhRh_sat), d = Q6_Vw_vdmpy_WhRh_sat(uu, rt), EMIT(d);
+    ADVERSARIAL(Q6_Vw_vdmpyacc_VwWhRh_sat), d = Q6_Vw_vdmpyacc_VwWhRh_sat(x, uu, rt), EMIT(d);
+    ADVERSARIAL(Q6_Vw_vdmpy_WhRuh_sat), d = Q6_Vw_vdmpy_WhRuh_sat(uu, rt), EMIT(d);
+    ADVERSARIAL(Q6_Vw_vdmpyacc_VwWhRuh_sat), d = Q6_Vw_vdmpyacc_VwWhRuh_sat(x, uu, rt), EMIT(d);
+  }
+  /* Narrowing shifts and vasracc: every amount below 32, then amounts the
+   * instruction masks (Rt's higher bits set, negative). */
+  for (k = 0; k < 40; ++k) {
+    const int32_t rt = k < 32 ? (int32_t)k : (int32_t)(0xFFFFFFE0u | (k * 7)) ^ (int32_t)(k << 20);
+    const unsigned nw = (unsigned)rt & 15, nh = (unsigned)rt & 7;
+    HVX_Vector u, v, x, d;
+    seed(0xA5u, k);
+    fill_words_for_shift(&u, nw);
+    fill_words_for_shift(&v, nw);
+    ADVERSARIAL(Q6_Vh_vasr_VwVwR_sat), d = Q6_Vh_vasr_VwVwR_sat(u, v, rt), EMIT(d);
+    ADVERSARIAL(Q6_Vh_vasr_VwVwR_rnd_sat), d = Q6_Vh_vasr_VwVwR_rnd_sat(u, v, rt), EMIT(d);
+    fill_halves_for_shift(&u, nh);
+    fill_halves_for_shift(&v, nh);
+    ADVERSARIAL(Q6_Vub_vasr_VhVhR_sat), d = Q6_Vub_vasr_VhVhR_sat(u, v, rt), EMIT(d);
+    ADVERSARIAL(Q6_Vub_vasr_VhVhR_rnd_sat), d = Q6_Vub_vasr_VhVhR_rnd_sat(u, v, rt), EMIT(d);
+    ADVERSARIAL(Q6_Vb_vasr_VhVhR_sat), d = Q6_Vb_vasr_VhVhR_sat(u, v, rt), EMIT(d);
+    ADVERSARIAL(Q6_Vb_vasr_VhVhR_rnd_sat), d = Q6_Vb_vasr_VhVhR_rnd_sat(u, v, rt), EMIT(d);
+    fill_edge_words(&x);
+    fill_edge_words(&u);
+    ADVERSARIAL(Q6_Vw_vasracc_VwVwR), d = Q6_Vw_vasracc_VwVwR(x, u, rt), EMIT(d);
+    ADVERSARIAL(Q6_Vh_vasracc_VhVhR), d = Q6_Vh_vasracc_VhVhR(x, u, rt), EMIT(d);
+  }
+}
+#undef ADVERSARIAL
+
 uint32_t bitexact_cases(void) { return CASES; }
 
 void bitexact_run(void) {
@@ -284,4 +398,5 @@ void bitexact_run(void) {
   OPRIG_DSP_INTRINSICS(CALL_TEST)
 #undef CALL_TEST
   test_helpers();
+  test_adversarial();
 }

@@ -46,3 +46,6 @@ echo "$("$qemu" --version | head -1); $("$clang" --version | head -1)"
 # The simulator's portable code paths too (where it has faster ones for this CPU).
 echo "again on the simulator's portable paths (OPRIG_HVX_PORTABLE=1):"
 OPRIG_HVX_PORTABLE=1 "$host_driver" "$work/qemu.out"
+# And with SSE2 where the CPU has AVX2 (the paths a CPU without AVX2 takes).
+echo "again without the simulator's AVX2 paths (OPRIG_HVX_NO_AVX2=1):"
+OPRIG_HVX_NO_AVX2=1 "$host_driver" "$work/qemu.out"
