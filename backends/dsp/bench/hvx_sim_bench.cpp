@@ -124,19 +124,15 @@ BENCHMARK(BM_QuantAddU8);
 // The same quantised add (the same multipliers and offsets) by the opsuite's
 // fast program (opsuite/common/dsp_quant_arith.hpp: two vdmpy per 32 lanes,
 // one rounding narrowing), which prepare found bit-exact for these parameters.
-void BM_QuantAddU8Fast(benchmark::State& state) {
-  oprig::opsuite::quant::ArithmeticParams p;
-  p.in1_offset = -128;
-  p.in2_offset = -3;
-  p.out_offset = 7;
-  p.in1 = {1518500250, 0, 1};
-  p.in2 = {1288490189, 0, 1};
-  p.out = {1431655765, 0, 19};
+// The program for the given parameters (sign_fix: whether prepare chose the
+// sign-fixed form: vshuff, vcmp and condnac per part, vpack).
+void quant_arith_fast(benchmark::State& state, const oprig::opsuite::quant::ArithmeticParams& p) {
   const oprig::opsuite::QuantAddFastPlan plan = oprig::opsuite::plan_dsp_quant_add_fast(p, false);
   if (!plan.usable) {
     state.SkipWithError("the fast program is not exact for these parameters");
     return;
   }
+  state.counters["sign_fix"] = plan.sign_fix ? 1 : 0;
   Tensors t;
   Simulated simulated;
   for (auto _ : state) {
@@ -150,7 +146,29 @@ void BM_QuantAddU8Fast(benchmark::State& state) {
   }
   simulated.report(state);
 }
+void BM_QuantAddU8Fast(benchmark::State& state) {
+  oprig::opsuite::quant::ArithmeticParams p;
+  p.in1_offset = -128;
+  p.in2_offset = -3;
+  p.out_offset = 7;
+  p.in1 = {1518500250, 0, 1};
+  p.in2 = {1288490189, 0, 1};
+  p.out = {1431655765, 0, 19};
+  quant_arith_fast(state, p);
+}
 BENCHMARK(BM_QuantAddU8Fast);
+// SUB with ElementwiseBinary's bench quantisation (its plan.json: inputs
+// 0.0313725 / 128, output 0.125 / 128), where prepare takes the sign-fixed form.
+void BM_QuantSubU8Fast(benchmark::State& state) {
+  oprig::opsuite::quant::ArithmeticParams p;
+  const float s_in = 0.03137254901960784f;
+  if (!oprig::opsuite::quant::arithmetic_params(1, s_in, 128, s_in, 128, 0.125f, 128, 0, false, &p)) {
+    state.SkipWithError("no multipliers below one for these scales");
+    return;
+  }
+  quant_arith_fast(state, p);
+}
+BENCHMARK(BM_QuantSubU8Fast);
 
 }  // namespace
 

@@ -6,12 +6,14 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <type_traits>
 #include <utility>
 
 #if defined(__x86_64__)
 #include <immintrin.h>
 #endif
 
+#include "hvx_sim/host_simd.hpp"
 #include "hvx_sim/lanes.hpp"
 #include "hvx_sim/lanewise.hpp"
 
@@ -172,18 +174,70 @@ OPRIG_HVX_OP(Q6_Vb_vshuffe_VbVb) { shuffle_eo<uint8_t>(o, 0); }
 OPRIG_HVX_OP(Q6_Vb_vshuffo_VbVb) { shuffle_eo<uint8_t>(o, 1); }
 OPRIG_HVX_OP(Q6_Vh_vshuffe_VhVh) { shuffle_eo<uint16_t>(o, 0); }
 OPRIG_HVX_OP(Q6_Vh_vshuffo_VhVh) { shuffle_eo<uint16_t>(o, 1); }
-OPRIG_HVX_OP(Q6_Wb_vshuffoe_VbVb) {
-  shuffle_eo<uint8_t>(o, 0, 0);
-  shuffle_eo<uint8_t>(o, 1, 1);
+#if defined(__x86_64__)
+// Both of vshuffoe and vsxt/vzxt in SSE2 (the quantised ADD/SUB program
+// widens its codes with them): each pair of lanes of the source is one lane
+// of twice the width, whose low and high halves go to the result's low and
+// high vector. Chunk k of the sources is read before chunk k of the result
+// is written, so a result that is also a source stays correct.
+namespace sse2 {
+inline __m128i load(const uint8_t* p, size_t k) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p) + k); }
+inline void store(uint8_t* p, size_t k, __m128i v) { _mm_storeu_si128(reinterpret_cast<__m128i*>(p) + k, v); }
+// vshuffoe on Lane: low vector (b.even, a.even), high vector (b.odd, a.odd).
+template <typename Lane>
+void shuffoe(Operands& o) {
+  for (size_t k = 0; k < N / 16; ++k) {
+    const __m128i a = load(o.a.bytes, k), b = load(o.b.bytes, k);
+    __m128i lo, hi;
+    if constexpr (sizeof(Lane) == 1) {
+      lo = _mm_or_si128(_mm_and_si128(b, _mm_set1_epi16(0x00FF)), _mm_slli_epi16(a, 8));
+      hi = _mm_or_si128(_mm_srli_epi16(b, 8), _mm_andnot_si128(_mm_set1_epi16(0x00FF), a));
+    } else {
+      lo = _mm_or_si128(_mm_and_si128(b, _mm_set1_epi32(0xFFFF)), _mm_slli_epi32(a, 16));
+      hi = _mm_or_si128(_mm_srli_epi32(b, 16), _mm_andnot_si128(_mm_set1_epi32(0xFFFF), a));
+    }
+    store(o.d.bytes, k, lo);
+    store(o.d.bytes + N, k, hi);
+  }
 }
-OPRIG_HVX_OP(Q6_Wh_vshuffoe_VhVh) {
-  shuffle_eo<uint16_t>(o, 0, 0);
-  shuffle_eo<uint16_t>(o, 1, 1);
+// vsxt/vzxt from Narrow lanes: the even ones to the low vector, the odd ones to the high.
+template <typename Narrow>
+void extend(Operands& o) {
+  for (size_t k = 0; k < N / 16; ++k) {
+    const __m128i a = load(o.a.bytes, k);
+    __m128i lo, hi;
+    if constexpr (std::is_same_v<Narrow, int8_t>) {
+      lo = _mm_srai_epi16(_mm_slli_epi16(a, 8), 8), hi = _mm_srai_epi16(a, 8);
+    } else if constexpr (std::is_same_v<Narrow, uint8_t>) {
+      lo = _mm_and_si128(a, _mm_set1_epi16(0x00FF)), hi = _mm_srli_epi16(a, 8);
+    } else if constexpr (std::is_same_v<Narrow, int16_t>) {
+      lo = _mm_srai_epi32(_mm_slli_epi32(a, 16), 16), hi = _mm_srai_epi32(a, 16);
+    } else {
+      lo = _mm_and_si128(a, _mm_set1_epi32(0xFFFF)), hi = _mm_srli_epi32(a, 16);
+    }
+    store(o.d.bytes, k, lo);
+    store(o.d.bytes + N, k, hi);
+  }
 }
+}  // namespace sse2
+#endif
+template <typename Lane>
+void shuffle_oe(Operands& o) {
+#if defined(__x86_64__)
+  if (kHostSimd) return sse2::shuffoe<Lane>(o);
+#endif
+  shuffle_eo<Lane>(o, 0, 0);
+  shuffle_eo<Lane>(o, 1, 1);
+}
+OPRIG_HVX_OP(Q6_Wb_vshuffoe_VbVb) { shuffle_oe<uint8_t>(o); }
+OPRIG_HVX_OP(Q6_Wh_vshuffoe_VhVh) { shuffle_oe<uint16_t>(o); }
 
 // vsxt/vzxt: even lanes widened into the low vector, odd ones into the high.
 template <typename Wide, typename Narrow>
 void extend_even_odd(Operands& o) {
+#if defined(__x86_64__)
+  if (kHostSimd) return sse2::extend<Narrow>(o);
+#endif
   for (size_t i = 0; i < kLanes<Wide>; ++i)
     for (size_t h = 0; h < 2; ++h) o.d.set<Wide>(h, i, static_cast<Wide>(o.a.get<Narrow>(2 * i + h)));
 }
