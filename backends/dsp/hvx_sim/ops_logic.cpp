@@ -3,6 +3,7 @@
 // lanes sets or clears every byte of the lane.
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "hvx_sim/lanes.hpp"
 #include "hvx_sim/lanewise.hpp"
@@ -25,10 +26,11 @@ void compare(Operands& o, Accumulate acc, Cmp cmp) {
   uint8_t x[kVectorBytes], d[kVectorBytes];
   std::memcpy(u, (acc == Accumulate::kNone ? o.a : o.b).bytes, kVectorBytes);
   std::memcpy(v, (acc == Accumulate::kNone ? o.b : o.c).bytes, kVectorBytes);
-  for (size_t i = 0; i < n; ++i) {
-    const uint8_t c = cmp(u[i], v[i]) ? 0xFF : 0x00;
-    for (size_t k = 0; k < sizeof(Lane); ++k) d[i * sizeof(Lane) + k] = c;
-  }
+  // All ones or zero in the lane's own width, so the loop vectorises.
+  using Mask = std::make_unsigned_t<Lane>;
+  Mask m[n];
+  for (size_t i = 0; i < n; ++i) m[i] = cmp(u[i], v[i]) ? static_cast<Mask>(~Mask{0}) : Mask{0};
+  std::memcpy(d, m, kVectorBytes);
   if (acc != Accumulate::kNone) {
     std::memcpy(x, o.a.bytes, kVectorBytes);
     for (size_t i = 0; i < kVectorBytes; ++i) {

@@ -63,7 +63,18 @@ namespace {
 struct PairPermutation {
   uint8_t from[2 * N];  // byte i of the result is byte from[i] of Vv:Vu
   size_t run = 1;       // every aligned run of this many result bytes comes from consecutive bytes
+  size_t interleave = 0;  // e where the result is Vv's and Vu's e-byte elements interleaved (Vv's first), else 0
 };
+// Whether p interleaves the elements of e bytes of Vv and Vu in order: pair
+// j of the result is Vv's element j, then Vu's.
+bool interleaves(const PairPermutation& p, size_t e) {
+  for (size_t i = 0; i < 2 * N; ++i) {
+    const size_t j = i / (2 * e), within = i % (2 * e);
+    const size_t from = within < e ? j * e + within : N + j * e + within - e;
+    if (p.from[i] != from) return false;
+  }
+  return true;
+}
 using PairPermutations = PairPermutation[N];
 
 void build_pair_permutations(PairPermutations& table, bool deal) {
@@ -85,6 +96,8 @@ void build_pair_permutations(PairPermutations& table, bool deal) {
         break;
       }
     }
+    for (size_t e = 1; e <= 8 && p.interleave == 0; e *= 2)
+      if (interleaves(p, e)) p.interleave = e;
   }
 }
 
@@ -106,7 +119,33 @@ void move_runs(uint8_t* d, const uint8_t* src, const uint8_t* from) {
   for (size_t i = 0; i < 2 * N; i += Run) std::memcpy(d + i, src + from[i], Run);
 }
 
+#if defined(__x86_64__)
+// An interleave of e-byte elements (vshuff with Rt = -e, the ADD/SUB
+// program's word forming) is SSE2's unpack: chunk k of Vv and Vu gives
+// chunks 2k and 2k + 1 of the result. The sources are all loaded first (the
+// result may be one of them).
+void interleave_sse2(Operands& o, size_t e) {
+  __m128i v[N / 16], u[N / 16];
+  for (size_t k = 0; k < N / 16; ++k) {
+    v[k] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(o.b.bytes) + k);
+    u[k] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(o.a.bytes) + k);
+  }
+  auto* d = reinterpret_cast<__m128i*>(o.d.bytes);
+  for (size_t k = 0; k < N / 16; ++k) {
+    switch (e) {
+      case 1: _mm_storeu_si128(d + 2 * k, _mm_unpacklo_epi8(v[k], u[k])), _mm_storeu_si128(d + 2 * k + 1, _mm_unpackhi_epi8(v[k], u[k])); break;
+      case 2: _mm_storeu_si128(d + 2 * k, _mm_unpacklo_epi16(v[k], u[k])), _mm_storeu_si128(d + 2 * k + 1, _mm_unpackhi_epi16(v[k], u[k])); break;
+      case 4: _mm_storeu_si128(d + 2 * k, _mm_unpacklo_epi32(v[k], u[k])), _mm_storeu_si128(d + 2 * k + 1, _mm_unpackhi_epi32(v[k], u[k])); break;
+      default: _mm_storeu_si128(d + 2 * k, _mm_unpacklo_epi64(v[k], u[k])), _mm_storeu_si128(d + 2 * k + 1, _mm_unpackhi_epi64(v[k], u[k])); break;
+    }
+  }
+}
+#endif
+
 void permute_pair(Operands& o, const PairPermutation& p) {
+#if defined(__x86_64__)
+  if (kHostSimd && p.interleave != 0) return interleave_sse2(o, p.interleave);
+#endif
   uint8_t src[2 * N];
   std::memcpy(src, o.b.bytes, N);
   std::memcpy(src + N, o.a.bytes, N);

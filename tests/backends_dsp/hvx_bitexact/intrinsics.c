@@ -388,6 +388,19 @@ static void test_adversarial(void) {
     ADVERSARIAL(Q6_Vw_vasracc_VwVwR), d = Q6_Vw_vasracc_VwVwR(x, u, rt), EMIT(d);
     ADVERSARIAL(Q6_Vh_vasracc_VhVhR), d = Q6_Vh_vasracc_VhVhR(x, u, rt), EMIT(d);
   }
+  /* vshuff/vdeal with the element interleaves' controls (-1, -2, -4, -8,
+   * also with higher bits of Rt set) and their neighbours. */
+  for (k = 0; k < 16; ++k) {
+    const int32_t e = 1 << (k % 4);
+    const int32_t rt = k < 4 ? -e : k < 8 ? (int32_t)(0x7F000000u | (uint32_t)(128 - e)) : k < 12 ? -e - 1 : -e + 1;
+    HVX_Vector u, v;
+    HVX_VectorPair d;
+    seed(0x5Fu, k);
+    fill_edge_words(&u);
+    fill_edge_words(&v);
+    ADVERSARIAL(Q6_W_vshuff_VVR), d = Q6_W_vshuff_VVR(u, v, rt), EMIT(d);
+    ADVERSARIAL(Q6_W_vdeal_VVR), d = Q6_W_vdeal_VVR(u, v, rt), EMIT(d);
+  }
 }
 #undef ADVERSARIAL
 
