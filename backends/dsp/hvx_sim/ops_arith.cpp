@@ -69,7 +69,13 @@ void conditional(Operands& o, bool negate_q, bool subtract) {
   std::memcpy(x, o.b.bytes, kVectorBytes);
   std::memcpy(u, o.c.bytes, kVectorBytes);
   std::memcpy(q, o.a.bytes, kVectorBytes);
-  for (size_t i = 0; i < n; ++i) sum[i] = subtract ? SubWrap{}(x[i], u[i]) : AddWrap{}(x[i], u[i]);
+  // Wrapping in the lane's unsigned type (AddWrap's 64-bit sum of words
+  // does not vectorise on baseline x86-64; the sign-fixed ADD/SUB program
+  // runs condnac on words).
+  using U = std::make_unsigned_t<T>;
+  for (size_t i = 0; i < n; ++i)
+    sum[i] = static_cast<T>(static_cast<U>(subtract ? static_cast<U>(x[i]) - static_cast<U>(u[i])
+                                                    : static_cast<U>(x[i]) + static_cast<U>(u[i])));
   std::memcpy(x_bytes, x, kVectorBytes);
   std::memcpy(sum_bytes, sum, kVectorBytes);
   const uint8_t flip = negate_q ? 0xFF : 0x00;
