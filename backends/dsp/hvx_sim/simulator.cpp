@@ -250,14 +250,29 @@ void Simulator::gather(uint32_t opcode, uintptr_t destination, int32_t rt, int32
   if (out == nullptr || !out->vtcm)
     return fail("a gather stores to " + hex(destination) + ", which is not a line of VTCM: it is " +
                 describe(destination));
-  auto* d = reinterpret_cast<uint8_t*>(destination);
+  // vtmp starts as the destination's bytes (what a dropped byte leaves) and
+  // is stored after every element is read, as the store follows the gather.
+  uint8_t vtmp[kVectorBytes];
+  std::memcpy(vtmp, reinterpret_cast<const void*>(destination), kVectorBytes);
   const auto* from = reinterpret_cast<const uint8_t*>(base);
-  for (size_t i = 0; i < kVectorBytes / element_bytes; ++i) {
-    uint32_t offset = 0;
-    std::memcpy(&offset, offsets + i * element_bytes, element_bytes);  // little-endian lanes
-    for (size_t k = 0; k < element_bytes; ++k)
-      if (uint64_t{offset} + k <= last) d[i * element_bytes + k] = from[offset + k];
+  if (element_bytes == 2) {  // the common form: whole elements in one copy
+    for (size_t i = 0; i < kVectorBytes / 2; ++i) {
+      uint16_t offset;
+      std::memcpy(&offset, offsets + 2 * i, 2);
+      if (offset < last)  // last is odd: both bytes are in the region
+        std::memcpy(vtmp + 2 * i, from + offset, 2);
+      else if (offset == last)
+        vtmp[2 * i] = from[offset];
+    }
+  } else {
+    for (size_t i = 0; i < kVectorBytes / element_bytes; ++i) {
+      uint32_t offset = 0;
+      std::memcpy(&offset, offsets + i * element_bytes, element_bytes);  // little-endian lanes
+      for (size_t k = 0; k < element_bytes; ++k)
+        if (uint64_t{offset} + k <= last) vtmp[i * element_bytes + k] = from[offset + k];
+    }
   }
+  std::memcpy(reinterpret_cast<void*>(destination), vtmp, kVectorBytes);
   vtcm_bytes_ += kVectorBytes;
 }
 
