@@ -31,10 +31,11 @@
 // - DIV, POW: the result depends only on the two codes, so prepare() builds a
 //   65536-entry table of output codes in fp64 (the reference's own rule:
 //   dequantise, divide or pow, activation, round half away from zero, clamp;
-//   NaN gives the zero point). The program gathers from it with the
-//   scalar unit: the indices a << 8 | b formed in vector code, two extracted
-//   at a time (vextract), each entry's line loaded (vmem), rotated (vror) and
-//   shifted into the result (valign).
+//   NaN gives the zero point). Each execute copies it to VTCM (vector loads
+//   and stores) and looks it up with HVX's halfword gathers: the byte offsets
+//   a << 8 | b formed as halfwords in vector code (vshuff), two gathers of 64
+//   per 128 codes, the gathered lines' low bytes packed back in element order
+//   (vpacke).
 // Costs per element: backends/dsp/cost_model.md, "ElementwiseBinary".
 #include <algorithm>
 #include <cmath>

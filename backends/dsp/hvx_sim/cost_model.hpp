@@ -11,7 +11,7 @@
 namespace oprig::hvx {
 
 inline constexpr const char* kSimulatorVersion = "hvx-sim 2.0";
-inline constexpr uint32_t kCostModelVersion = 3;
+inline constexpr uint32_t kCostModelVersion = 2;
 
 // Nominal core clock: simulated cycles become nanoseconds at this rate.
 inline constexpr uint64_t kClockHz = 1'000'000'000;

@@ -107,8 +107,9 @@ extern "C" {
 /* map()'s flags (VTCM: since 1.1, with the gathers). */
 #define OPRIG_DSP_MAP_WRITABLE 1u
 #define OPRIG_DSP_MAP_VTCM 2u
-/* The most VTCM one execute may map: 256 KiB, the VTCM of the smallest HVX
- * parts with gathers (V65/V66 compute DSPs). */
+/* The most VTCM one execute may map: 256 KiB. Qualcomm documents VTCM's size
+ * as implementation-defined (read from the configuration table); oprig picks
+ * a small figure so a kernel that fits here leaves room on real parts. */
 #define OPRIG_DSP_VTCM_BYTES (256u * 1024u)
 
 /* ---- Types --------------------------------------------------------------- */
