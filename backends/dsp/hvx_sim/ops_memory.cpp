@@ -36,7 +36,8 @@ OPRIG_HVX_OP(Q6_vmem_QnRIV_nt) { Simulator::bound()->store(o.opcode, address_of(
 
 // vtmp = vgather(Rt, Mu, Vv); vmem(Rs) = vtmp.new: Rs is operand a, Vv b,
 // Rt r and Mu s (Simulator::gather).
-OPRIG_HVX_OP(Q6_vgather_ARMVh) { Simulator::bound()->gather(o.opcode, address_of(o.a), o.r, o.s, o.b.bytes, 2); }
-OPRIG_HVX_OP(Q6_vgather_ARMVw) { Simulator::bound()->gather(o.opcode, address_of(o.a), o.r, o.s, o.b.bytes, 4); }
+OPRIG_HVX_OP(Q6_vgather_ARMVh) { Simulator::bound()->gather(o.opcode, address_of(o.a), o.r, o.s, o.b.bytes, 2, 2); }
+OPRIG_HVX_OP(Q6_vgather_ARMVw) { Simulator::bound()->gather(o.opcode, address_of(o.a), o.r, o.s, o.b.bytes, 4, 4); }
+OPRIG_HVX_OP(Q6_vgather_ARMWw) { Simulator::bound()->gather(o.opcode, address_of(o.a), o.r, o.s, o.b.bytes, 2, 4); }
 
 }  // namespace oprig::hvx

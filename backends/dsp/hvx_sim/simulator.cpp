@@ -230,7 +230,7 @@ const Simulator::Region* Simulator::vtcm_region_of(uint32_t rt, uintptr_t* addre
 }
 
 void Simulator::gather(uint32_t opcode, uintptr_t destination, int32_t rt, int32_t mu, const uint8_t* offsets,
-                       size_t element_bytes) {
+                       size_t element_bytes, size_t offset_bytes) {
   opcode_ = opcode;
   // As the HVX reference and qemu-hexagon: Rt aligned down to the element,
   // Mu up to the element's last byte; byte k of element i comes from
@@ -255,7 +255,7 @@ void Simulator::gather(uint32_t opcode, uintptr_t destination, int32_t rt, int32
   uint8_t vtmp[kVectorBytes];
   std::memcpy(vtmp, reinterpret_cast<const void*>(destination), kVectorBytes);
   const auto* from = reinterpret_cast<const uint8_t*>(base);
-  if (element_bytes == 2) {  // the common form: whole elements in one copy
+  if (element_bytes == 2 && offset_bytes == 2) {  // the common form: whole elements in one copy
     for (size_t i = 0; i < kVectorBytes / 2; ++i) {
       uint16_t offset;
       std::memcpy(&offset, offsets + 2 * i, 2);
@@ -266,8 +266,11 @@ void Simulator::gather(uint32_t opcode, uintptr_t destination, int32_t rt, int32
     }
   } else {
     for (size_t i = 0; i < kVectorBytes / element_bytes; ++i) {
+      // Element i's offset: lane i of the offsets, or with word offsets for
+      // halfwords lane i / 2 of the pair's vector i % 2.
+      const size_t lane = offset_bytes == element_bytes ? i : (i % 2) * (kVectorBytes / 4) + i / 2;
       uint32_t offset = 0;
-      std::memcpy(&offset, offsets + i * element_bytes, element_bytes);  // little-endian lanes
+      std::memcpy(&offset, offsets + lane * offset_bytes, offset_bytes);  // little-endian lanes
       for (size_t k = 0; k < element_bytes; ++k)
         if (uint64_t{offset} + k <= last) vtmp[i * element_bytes + k] = from[offset + k];
     }

@@ -95,9 +95,11 @@ class Simulator {
   void store(uint32_t opcode, uintptr_t address, const uint8_t* value, const uint8_t* predicate, bool negate,
              bool unaligned);
   // vtmp = vgather(Rt, Mu, offsets); vmem(destination) = vtmp.new, for
-  // elements of element_bytes (2 or 4) with offsets of the same width.
+  // elements of element_bytes (2 or 4) with offsets of offset_bytes: the
+  // element's own width, or 4 for halfwords (a pair of word offsets, lo the
+  // even elements', hi the odd ones').
   void gather(uint32_t opcode, uintptr_t destination, int32_t rt, int32_t mu, const uint8_t* offsets,
-              size_t element_bytes);
+              size_t element_bytes, size_t offset_bytes);
   // Bytes loaded from and stored to VTCM (not L2 traffic).
   uint64_t vtcm_bytes() const { return vtcm_bytes_; }
 

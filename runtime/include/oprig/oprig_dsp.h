@@ -591,7 +591,8 @@ typedef struct oprig_dsp_api_v1 {
   X(Q6_Vb_vlut32or_VbVbVbR,                    V_VVVR, VP_VS,  "Vx32.b|=vlut32(Vu32.b,Vv32.b,Rt8)") \
   /* Gathers from VTCM (V65 and later), each with the aligned store of its vtmp */ \
   X(Q6_vgather_ARMVh,                          N_ARRV, GATHER_H, "vtmp.h=vgather(Rt32,Mu2,Vv32.h).h; vmem(Rs32+#0)=vtmp.new") \
-  X(Q6_vgather_ARMVw,                          N_ARRV, GATHER_W, "vtmp.w=vgather(Rt32,Mu2,Vv32.w).w; vmem(Rs32+#0)=vtmp.new")
+  X(Q6_vgather_ARMVw,                          N_ARRV, GATHER_W, "vtmp.w=vgather(Rt32,Mu2,Vv32.w).w; vmem(Rs32+#0)=vtmp.new") \
+  X(Q6_vgather_ARMWw,                          N_ARRW, GATHER_H, "vtmp.h=vgather(Rt32,Mu2,Vvv32.w).h; vmem(Rs32+#0)=vtmp.new")
 
 typedef enum oprig_dsp_opcode {
 #define OPRIG_DSP_OPCODE(name, shape, cls, instruction) OPRIG_DSP_OP_##name,
@@ -718,6 +719,12 @@ static inline void oprig_dsp_exec(uint32_t opcode, void* d, size_t d_bytes, cons
 #define OPRIG_DSP_SHAPE_N_ARRV(n) \
   static inline void n(HVX_Vector* Rs, int Rt, int Mu, OPRIG_DSP_IN(HVX_Vector) Vv) { \
     oprig_dsp_exec(OPRIG_DSP_OP(n), 0, 0, Rs, &Vv, 0, Rt, Mu); }
+
+/* The same with word offsets for halfword elements: lo(Vvv) holds the even
+ * elements' offsets, hi(Vvv) the odd ones'. */
+#define OPRIG_DSP_SHAPE_N_ARRW(n) \
+  static inline void n(HVX_Vector* Rs, int Rt, int Mu, OPRIG_DSP_IN(HVX_VectorPair) Vvv) { \
+    oprig_dsp_exec(OPRIG_DSP_OP(n), 0, 0, Rs, &Vvv, 0, Rt, Mu); }
 
 #define OPRIG_DSP_DEFINE(name, shape, cls, instruction) OPRIG_DSP_SHAPE_##shape(name)
 OPRIG_DSP_INTRINSICS(OPRIG_DSP_DEFINE)

@@ -144,21 +144,28 @@ void bitexact_vtcm(void** base, size_t* bytes) {
 }
 
 typedef struct {
-  HVX_Vector offsets;
+  HVX_VectorPair offsets; /* lo() only, but for the word offsets of Q6_vgather_ARMWw */
   HVX_Vector* destination;
   uint8_t* rt;
   int mu;
   uint32_t last; /* mu rounded up to the element's last byte */
-  size_t element_bytes;
+  size_t element_bytes, offset_bytes;
 } gather_setup;
 
-static gather_setup gather_prepare(uint32_t c, size_t element_bytes) {
+/* The byte offset of element i, and where its lane is in the offsets. */
+static size_t gather_lane(const gather_setup* g, size_t i) {
+  return g->offset_bytes == g->element_bytes ? i * g->offset_bytes : (i % 2) * 128 + (i / 2) * 4;
+}
+
+static gather_setup gather_prepare(uint32_t c, size_t element_bytes, size_t offset_bytes) {
   static const int kMu[] = {255, 100, 0, 1, 2, 3, 511, 700, 760, 6, 127, 128, 129};
   gather_setup g;
   uint8_t* lanes = (uint8_t*)&g.offsets;
   size_t i;
   for (i = 0; i < sizeof vtcm; ++i) vtcm[i] = (uint8_t)next();
   g.element_bytes = element_bytes;
+  g.offset_bytes = offset_bytes;
+  for (i = 0; i < sizeof g.offsets; ++i) lanes[i] = 0;
   g.destination = (HVX_Vector*)(vtcm + 7 * 128);
   g.rt = vtcm + c % 4; /* Rt at and off the element's alignment */
   g.mu = kMu[c % (sizeof kMu / sizeof kMu[0])];
@@ -170,11 +177,10 @@ static gather_setup gather_prepare(uint32_t c, size_t element_bytes) {
     if (kind == 5) offset = g.last - (r % 4 < g.last ? r % 4 : g.last); /* at its end */
     if (kind == 6) offset = g.last + 1 + r % 64;                        /* past it */
     if (kind == 7) offset |= 1;                                         /* odd */
-    if (element_bytes == 2) {
-      lanes[2 * i] = (uint8_t)offset, lanes[2 * i + 1] = (uint8_t)(offset >> 8);
-    } else {
-      lanes[4 * i] = (uint8_t)offset, lanes[4 * i + 1] = (uint8_t)(offset >> 8);
-      lanes[4 * i + 2] = (uint8_t)(offset >> 16), lanes[4 * i + 3] = (uint8_t)(offset >> 24);
+    {
+      uint8_t* lane = lanes + gather_lane(&g, i);
+      lane[0] = (uint8_t)offset, lane[1] = (uint8_t)(offset >> 8);
+      if (offset_bytes == 4) lane[2] = (uint8_t)(offset >> 16), lane[3] = (uint8_t)(offset >> 24);
     }
   }
   return g;
@@ -185,9 +191,9 @@ static void gather_emit(const gather_setup* g) {
   uint8_t* d = (uint8_t*)g->destination;
   size_t i, k;
   for (i = 0; i < (g->element_bytes == 2 ? 64u : 32u); ++i) {
-    uint32_t offset = (uint32_t)lanes[g->element_bytes * i] | (uint32_t)lanes[g->element_bytes * i + 1] << 8;
-    if (g->element_bytes == 4)
-      offset |= (uint32_t)lanes[4 * i + 2] << 16 | (uint32_t)lanes[4 * i + 3] << 24;
+    const uint8_t* lane = lanes + gather_lane(g, i);
+    uint32_t offset = (uint32_t)lane[0] | (uint32_t)lane[1] << 8;
+    if (g->offset_bytes == 4) offset |= (uint32_t)lane[2] << 16 | (uint32_t)lane[3] << 24;
     for (k = 0; k < g->element_bytes; ++k)
       if ((uint64_t)offset + k > g->last) d[g->element_bytes * i + k] = 0; /* dropped: unspecified */
   }
@@ -195,7 +201,12 @@ static void gather_emit(const gather_setup* g) {
 }
 
 #define T_N_ARRV(n) { \
-  const gather_setup g = gather_prepare(o.c, OPRIG_DSP_OP_##n == OPRIG_DSP_OP_Q6_vgather_ARMVw ? 4 : 2); \
+  const size_t width = OPRIG_DSP_OP_##n == OPRIG_DSP_OP_Q6_vgather_ARMVw ? 4 : 2; \
+  const gather_setup g = gather_prepare(o.c, width, width); \
+  n(g.destination, (int)(intptr_t)g.rt, g.mu, Q6_V_lo_W(g.offsets)); \
+  gather_emit(&g); }
+#define T_N_ARRW(n) { \
+  const gather_setup g = gather_prepare(o.c, 2, 4); \
   n(g.destination, (int)(intptr_t)g.rt, g.mu, g.offsets); \
   gather_emit(&g); }
 
