@@ -330,7 +330,8 @@ HVX_Vector minmax_codes(const BinaryDsp& k, const MinMaxProgram& p, HVX_Vector v
 void table_to_vtcm(const BinaryDsp& k, DivPowVtcm& vtcm) {
   oprig_dsp_map(k.table->codes, sizeof k.table->codes, "the DIV/POW code table");
   oprig_dsp_map_vtcm(&vtcm, sizeof vtcm, "the DIV/POW code table in VTCM");
-  for (size_t i = 0; i < kTableEntries; i += kVector) oprig_vmem_store(vtcm.codes + i, oprig_vmem_load(k.table->codes + i));
+  for (size_t i = 0; i < kTableEntries; i += kVector)
+    oprig_vmem_store(vtcm.codes + i, oprig_vmem_load(k.table->codes + i));
 }
 
 // table[a << 8 | b] for 128 codes: the byte offsets a << 8 | b formed as
