@@ -45,6 +45,7 @@
 #include <vector>
 
 #include "common/broadcast.hpp"
+#include "common/dsp_linear_requantize.hpp"
 #include "common/dsp_quant_arith.hpp"
 #include "common/dsp_requantize.hpp"
 #include "common/dsp_kernel.hpp"
@@ -75,6 +76,7 @@ struct BinaryDsp : KernelBase {
   dsp::CodeTable to_out_a, to_out_b;                   // UINT_8 MAX, MIN: input code -> output code
   bool a_is_output_code = false, b_is_output_code = false;  // UINT_8 MAX, MIN: that table is the identity
   bool shared_table = false;                      // UINT_8 MAX, MIN: the inputs are quantised alike
+  dsp::LinearRequantizePlan linear_a, linear_b;   // UINT_8 MAX, MIN: the tables as affine maps, where exact
   uint8_t lo = 0, hi = 255;                       // UINT_8 MAX, MIN: the activation's bounds in codes
   std::vector<uint8_t> table;  // UINT_8 DIV, POW: the output code of (a << 8 | b)
 };
@@ -149,6 +151,12 @@ bool prepare_quantised(BinaryDsp& k, const oprig_tensor& a, const oprig_tensor& 
       k.a_is_output_code = is_identity(k.to_out_a);
       k.b_is_output_code = is_identity(k.to_out_b);
       k.shared_table = !k.a_is_output_code && k.to_out_a.entries == k.to_out_b.entries;
+      k.linear_a = k.linear_b = dsp::LinearRequantizePlan{};
+      if (!(k.a_is_output_code && k.b_is_output_code)) {  // two identities need no map at all
+        k.linear_a = dsp::plan_linear_requantize(k.to_out_a, a.scale, a.zero_point, y.scale, y.zero_point);
+        if (!k.shared_table)
+          k.linear_b = dsp::plan_linear_requantize(k.to_out_b, b.scale, b.zero_point, y.scale, y.zero_point);
+      }
       const double low = activate(k.act, -std::numeric_limits<double>::infinity());
       const double high = activate(k.act, std::numeric_limits<double>::infinity());
       k.lo = std::isfinite(low) ? dsp::quantize_u8(low, y.scale, y.zero_point) : 0;
@@ -284,23 +292,39 @@ void int32_row(const BinaryDsp& k, const RowInput& a, const RowInput& b, uint8_t
   }
 }
 
-// UINT_8 MAX / MIN: both inputs' codes requantised by table, compared,
-// clamped. An input quantised as the output keeps its codes (no lookup);
-// inputs quantised alike share one table, looked up once after the compare
-// (requantising is monotonic, so max(T[a], T[b]) = T[max(a, b)]): half the
-// permute work, which bounds this program.
+// UINT_8 MAX / MIN. Where prepare found both inputs' requantisations exact
+// as affine maps (common/dsp_linear_requantize.hpp), each input becomes
+// halfwords (128 x the output code, floored), the larger / smaller halfword
+// is taken and one rounding narrowing makes the codes: the narrowing is
+// monotonic, so it commutes with the max. Inputs quantised alike take the
+// max of the codes first and one map. Elsewhere the codes are requantised
+// by table (vlut32) and compared: an input quantised as the output keeps
+// its codes (no lookup); inputs quantised alike share one table, looked up
+// once after the compare (requantising is monotonic, so max(T[a], T[b]) =
+// T[max(a, b)]). Then the activation's clamp.
 struct MinMaxProgram {
-  std::optional<dsp::CodeLookup> to_out_a, to_out_b;  // absent: the codes are the output's already
-  bool shared = false;                                // to_out_a after the compare serves both
+  std::optional<dsp::LinearRequantize> linear_a, linear_b;  // the affine maps (a only when shared)
+  std::optional<dsp::CodeLookup> to_out_a, to_out_b;  // tables; absent: the codes are the output's already
+  bool shared = false;                                // one map (linear_a or to_out_a) after the compare
   HVX_Vector lo, hi;
 };
 
 HVX_Vector minmax_codes(const BinaryDsp& k, const MinMaxProgram& p, HVX_Vector va, HVX_Vector vb) {
-  const auto pick = [&](HVX_Vector x, HVX_Vector z) {
-    return k.op == kMax ? Q6_Vub_vmax_VubVub(x, z) : Q6_Vub_vmin_VubVub(x, z);
+  const bool max = k.op == kMax;
+  const auto pick = [max](HVX_Vector x, HVX_Vector z) {
+    return max ? Q6_Vub_vmax_VubVub(x, z) : Q6_Vub_vmin_VubVub(x, z);
+  };
+  const auto pick_h = [max](HVX_Vector x, HVX_Vector z) {
+    return max ? Q6_Vh_vmax_VhVh(x, z) : Q6_Vh_vmin_VhVh(x, z);
   };
   HVX_Vector r;
-  if (p.shared) {
+  if (p.linear_a && p.shared) {
+    r = dsp::linear_requantize_codes(dsp::linear_requantize_halfwords(*p.linear_a, pick(va, vb)));
+  } else if (p.linear_a) {
+    const dsp::SplitHalfwords ha = dsp::linear_requantize_halfwords(*p.linear_a, va);
+    const dsp::SplitHalfwords hb = dsp::linear_requantize_halfwords(*p.linear_b, vb);
+    r = dsp::linear_requantize_codes({pick_h(ha.even, hb.even), pick_h(ha.odd, hb.odd)});
+  } else if (p.shared) {
     r = (*p.to_out_a)(pick(va, vb));
   } else {
     r = pick(p.to_out_a ? (*p.to_out_a)(va) : va, p.to_out_b ? (*p.to_out_b)(vb) : vb);
@@ -349,9 +373,14 @@ void uint8_rows(const BinaryDsp& k, const uint8_t* a, const uint8_t* b, uint8_t*
     zero = Q6_V_vzero();
   } else {
     MinMaxProgram& m = minmax.emplace();
-    if (!k.a_is_output_code) m.to_out_a.emplace(k.to_out_a);
-    if (!k.b_is_output_code && !k.shared_table) m.to_out_b.emplace(k.to_out_b);
     m.shared = k.shared_table;
+    if (k.linear_a.usable && (k.shared_table || k.linear_b.usable)) {
+      m.linear_a.emplace(k.linear_a);
+      if (!k.shared_table) m.linear_b.emplace(k.linear_b);
+    } else {
+      if (!k.a_is_output_code) m.to_out_a.emplace(k.to_out_a);
+      if (!k.b_is_output_code && !k.shared_table) m.to_out_b.emplace(k.to_out_b);
+    }
     if (k.lo != 0) m.lo = Q6_Vb_vsplat_R(k.lo);
     if (k.hi != 255) m.hi = Q6_Vb_vsplat_R(k.hi);
   }
