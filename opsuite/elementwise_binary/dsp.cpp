@@ -76,7 +76,7 @@ struct BinaryDsp : KernelBase {
   dsp::CodeTable to_out_a, to_out_b;                   // UINT_8 MAX, MIN: input code -> output code
   bool a_is_output_code = false, b_is_output_code = false;  // UINT_8 MAX, MIN: that table is the identity
   bool shared_table = false;                      // UINT_8 MAX, MIN: the inputs are quantised alike
-  dsp::LinearRequantizePlan linear_a, linear_b;   // UINT_8 MAX, MIN: the tables as affine maps, where exact
+  dsp::LinearRequantizePair linear;               // UINT_8 MAX, MIN: the tables as affine maps, where exact
   uint8_t lo = 0, hi = 255;                       // UINT_8 MAX, MIN: the activation's bounds in codes
   std::vector<uint8_t> table;  // UINT_8 DIV, POW: the output code of (a << 8 | b)
 };
@@ -151,11 +151,15 @@ bool prepare_quantised(BinaryDsp& k, const oprig_tensor& a, const oprig_tensor& 
       k.a_is_output_code = is_identity(k.to_out_a);
       k.b_is_output_code = is_identity(k.to_out_b);
       k.shared_table = !k.a_is_output_code && k.to_out_a.entries == k.to_out_b.entries;
-      k.linear_a = k.linear_b = dsp::LinearRequantizePlan{};
-      if (!(k.a_is_output_code && k.b_is_output_code)) {  // two identities need no map at all
-        k.linear_a = dsp::plan_linear_requantize(k.to_out_a, a.scale, a.zero_point, y.scale, y.zero_point);
-        if (!k.shared_table)
-          k.linear_b = dsp::plan_linear_requantize(k.to_out_b, b.scale, b.zero_point, y.scale, y.zero_point);
+      // Unlike inputs: affine maps where exact. Alike ones keep their one
+      // table after the compare (8 permutes, 0.0625 simulated cycles per
+      // element; the affine map would reach the traffic bound, 0.047, but
+      // the simulator's host takes 1.5x as long: vlut32 is its fastest).
+      k.linear = {};
+      if (!k.shared_table && !(k.a_is_output_code && k.b_is_output_code)) {
+        const dsp::LinearRequantizeInput in_a{&k.to_out_a, a.scale, a.zero_point};
+        const dsp::LinearRequantizeInput in_b{&k.to_out_b, b.scale, b.zero_point};
+        k.linear = dsp::plan_linear_requantize_pair(in_a, &in_b, y.scale, y.zero_point);
       }
       const double low = activate(k.act, -std::numeric_limits<double>::infinity());
       const double high = activate(k.act, std::numeric_limits<double>::infinity());
@@ -292,20 +296,19 @@ void int32_row(const BinaryDsp& k, const RowInput& a, const RowInput& b, uint8_t
   }
 }
 
-// UINT_8 MAX / MIN. Where prepare found both inputs' requantisations exact
-// as affine maps (common/dsp_linear_requantize.hpp), each input becomes
-// halfwords (128 x the output code, floored), the larger / smaller halfword
-// is taken and one rounding narrowing makes the codes: the narrowing is
-// monotonic, so it commutes with the max. Inputs quantised alike take the
-// max of the codes first and one map. Elsewhere the codes are requantised
-// by table (vlut32) and compared: an input quantised as the output keeps
-// its codes (no lookup); inputs quantised alike share one table, looked up
-// once after the compare (requantising is monotonic, so max(T[a], T[b]) =
-// T[max(a, b)]). Then the activation's clamp.
+// UINT_8 MAX / MIN. Inputs quantised unlike each other, where prepare found
+// both requantisations exact as affine maps (common/dsp_linear_requantize.hpp):
+// each input becomes halfwords (the output code times 2^L, floored), the
+// larger / smaller halfword is taken and one narrowing rounds them to codes
+// (monotonic, so it commutes with the max). Elsewhere the codes are
+// requantised by table (vlut32) and compared: an input quantised as the
+// output keeps its codes (no lookup); inputs quantised alike share one
+// table, looked up once after the compare (requantising is monotonic, so
+// max(T[a], T[b]) = T[max(a, b)]). Then the activation's clamp.
 struct MinMaxProgram {
-  std::optional<dsp::LinearRequantize> linear_a, linear_b;  // the affine maps (a only when shared)
+  std::optional<dsp::LinearRequantize> linear_a, linear_b;  // the affine maps, or none
   std::optional<dsp::CodeLookup> to_out_a, to_out_b;  // tables; absent: the codes are the output's already
-  bool shared = false;                                // one map (linear_a or to_out_a) after the compare
+  bool shared = false;                                // to_out_a after the compare serves both
   HVX_Vector lo, hi;
 };
 
@@ -318,12 +321,10 @@ HVX_Vector minmax_codes(const BinaryDsp& k, const MinMaxProgram& p, HVX_Vector v
     return max ? Q6_Vh_vmax_VhVh(x, z) : Q6_Vh_vmin_VhVh(x, z);
   };
   HVX_Vector r;
-  if (p.linear_a && p.shared) {
-    r = dsp::linear_requantize_codes(dsp::linear_requantize_halfwords(*p.linear_a, pick(va, vb)));
-  } else if (p.linear_a) {
+  if (p.linear_a) {
     const dsp::SplitHalfwords ha = dsp::linear_requantize_halfwords(*p.linear_a, va);
     const dsp::SplitHalfwords hb = dsp::linear_requantize_halfwords(*p.linear_b, vb);
-    r = dsp::linear_requantize_codes({pick_h(ha.even, hb.even), pick_h(ha.odd, hb.odd)});
+    r = dsp::linear_requantize_codes({pick_h(ha.even, hb.even), pick_h(ha.odd, hb.odd)}, p.linear_a->last_shift);
   } else if (p.shared) {
     r = (*p.to_out_a)(pick(va, vb));
   } else {
@@ -374,9 +375,9 @@ void uint8_rows(const BinaryDsp& k, const uint8_t* a, const uint8_t* b, uint8_t*
   } else {
     MinMaxProgram& m = minmax.emplace();
     m.shared = k.shared_table;
-    if (k.linear_a.usable && (k.shared_table || k.linear_b.usable)) {
-      m.linear_a.emplace(k.linear_a);
-      if (!k.shared_table) m.linear_b.emplace(k.linear_b);
+    if (k.linear.a.usable) {
+      m.linear_a.emplace(k.linear.a);
+      m.linear_b.emplace(k.linear.b);
     } else {
       if (!k.a_is_output_code) m.to_out_a.emplace(k.to_out_a);
       if (!k.b_is_output_code && !k.shared_table) m.to_out_b.emplace(k.to_out_b);

@@ -97,9 +97,9 @@ Program program_of(const Case& c) {
     identities = identities && ta.entries[at] == q && tb.entries[at] == q;
   }
   if (identities) return Program::kNoMap;
-  const bool a = dsp::plan_linear_requantize(ta, c.a.scale, c.a.zero, c.y.scale, c.y.zero).usable;
-  const bool b = ta.entries == tb.entries || dsp::plan_linear_requantize(tb, c.b.scale, c.b.zero, c.y.scale, c.y.zero).usable;
-  return a && b ? Program::kAffine : Program::kTables;
+  if (ta.entries == tb.entries) return Program::kTables;  // alike: one shared table
+  const dsp::LinearRequantizeInput a{&ta, c.a.scale, c.a.zero}, b{&tb, c.b.scale, c.b.zero};
+  return dsp::plan_linear_requantize_pair(a, &b, c.y.scale, c.y.zero).a.usable ? Program::kAffine : Program::kTables;
 }
 #endif
 
