@@ -20,14 +20,16 @@
 // one rounding with a slope of S fractional bits and a full word of
 // constant, so the line can be anchored at q = z (C = zo 2^S - M K z, plus
 // 2^(S-1) where L = 0; the narrowing adds it otherwise) with M K a hair above
-// r 2^S: ties then round away from zero on both sides of z. The roundings are still not the fp64 table's, and w may
-// wrap where r is large, so plan_linear_requantize() runs the program's
-// integer steps (linear_requantize_code, which mirrors the simulator's
-// instructions) for all 256 codes against the table and says "not usable"
-// unless every code matches; the kernel then keeps the table. The last
-// narrowing is monotonic, so the max (min) of two inputs' h, narrowed, is the
-// max (min) of their codes: both inputs take their own M, K, C and share L
-// (plan_linear_requantize_pair picks the largest L both are exact with).
+// r 2^S: ties then round away from zero on both sides of z. The roundings
+// are still not the fp64 table's, and w may wrap where r is large, so
+// plan_linear_requantize() runs the program's integer steps
+// (linear_requantize_code, which mirrors the simulator's instructions) for
+// all 256 codes against the table and says "not usable" unless every code
+// matches; the kernel then keeps the table. The last narrowing is monotonic,
+// so the max (min) of two inputs' h, narrowed, is the max (min) of their
+// codes, whatever h is where it wraps: both inputs take their own M, K, C
+// and share L (plan_linear_requantize_pair picks the largest L both are
+// exact with).
 #pragma once
 
 #include <algorithm>
@@ -122,8 +124,8 @@ struct LinearRequantizeInput {
 };
 inline LinearRequantizePair plan_linear_requantize_pair(const LinearRequantizeInput& a, const LinearRequantizeInput* b,
                                                         double out_scale, int32_t out_zero) {
-  // First without a pre-multiply (vzxt costs the simulator's host a tenth
-  // of vmpy), then with one where a ratio needs it.
+  // First without a pre-multiply (the simulator runs vzxt on the host in a
+  // fraction of vmpy's time), then with one where a ratio needs it.
   for (const bool widen_only : {true, false}) {
     for (int last = kLinearRequantizeMaxLastShift; last >= 0; --last) {
       LinearRequantizePair pair;

@@ -21,13 +21,18 @@
 // UINT_8 (128 codes per vector):
 // - ADD, SUB, MUL: NNAPI's quantised arithmetic (quant.hpp), the vector code
 //   shared with org.oprig.builtins (common/dsp_quant_arith.hpp).
-// - MAX, MIN: each input requantised to the output's codes through a
-//   256-entry table built at prepare in fp64 (common/dsp_requantize.hpp's
-//   CodeTable, vlut32), then the larger / smaller code, clamped to the
-//   activation's bounds quantised the same way. Quantising is monotonic, so
-//   the code of the max is the max of the codes: exact (0 LSB). For the same
-//   reason inputs quantised alike share one table, looked up once after the
-//   compare, and an input quantised as the output needs none.
+// - MAX, MIN: each input requantised to the output's codes, then the larger
+//   / smaller, clamped to the activation's bounds quantised the same way.
+//   Quantising is monotonic, so the code of the max is the max of the codes:
+//   exact (0 LSB). The requantisation is a 256-entry table built at prepare
+//   in fp64 (common/dsp_requantize.hpp's CodeTable, vlut32: 8 permutes per
+//   128 codes). Inputs quantised unlike each other instead run one affine
+//   map each into halfwords (common/dsp_linear_requantize.hpp: vzxt,
+//   vmpyacc, vshuffo), compared there and narrowed once, where prepare found
+//   the map gives the table's code for all 256 codes of both inputs (the
+//   tables elsewhere: ratios above about 128). Inputs quantised alike share
+//   one table, looked up once after the compare, and an input quantised as
+//   the output needs none.
 // - DIV, POW: the result depends only on the two codes, so prepare() builds a
 //   65536-entry table of output codes in fp64 (the reference's own rule:
 //   dequantise, divide or pow, activation, round half away from zero, clamp;
