@@ -4,26 +4,11 @@
 
 #include <thread>
 
+#include "graph/add_chain_model.hpp"
 #include "graph_test_support.hpp"
 
 namespace oprig::graph::test {
 namespace {
-
-// A chain y = ((x + 1) + 1) ... + 1 of `n` ADDs on INT_32 [1].
-std::string add_chain(int n) {
-  std::string operands = R"({"type": "INT_32", "dims": [1], "lifetime": "SUBGRAPH_INPUT"},)"
-                         R"({"type": "INT_32", "dims": [1], "lifetime": "CONSTANT", "value": [1]})";
-  std::string operations;
-  for (int i = 0; i < n; ++i) {
-    const bool last = i == n - 1;
-    operands += std::string(R"(,{"type": "INT_32", "dims": [1], "lifetime": ")") + (last ? "SUBGRAPH_OUTPUT" : "TEMPORARY") + "\"}";
-    const int in = i == 0 ? 0 : i + 1, out = i + 2;
-    operations += (i ? "," : "") + std::string(R"({"type": "ADD", "inputs": [)") + std::to_string(in) + ",1], \"outputs\": [" +
-                  std::to_string(out) + "]}";
-  }
-  return R"({"format": "oprig.model/1", "subgraphs": [{"operands": [)" + operands + R"(], "operations": [)" + operations +
-         R"(], "inputs": [0], "outputs": [)" + std::to_string(n + 1) + "]}]}";
-}
 
 TEST(Execution, ConcurrentExecutionsFromFourThreadsAgree) {
   const PreparedModel p = prepare_on_cpu(load("while_nested.json"));
@@ -71,7 +56,7 @@ TEST(Execution, MemoryPlanReusesBuffers) {
   // 10 ADDs: t1..t9 and y. t(k) is dead once t(k+1) is written, so the
   // temporaries alternate between two buffers and y takes a dead one:
   // 10 planned operands, 2 buffers of 64 bytes (one aligned slot each).
-  const PreparedModel p = prepare_on_cpu(parse(add_chain(10)));
+  const PreparedModel p = prepare_on_cpu(parse(add_chain_model(10)));
   const MemoryStats stats = p.memory_stats();
   EXPECT_EQ(stats.planned_operands, 10u);
   EXPECT_EQ(stats.buffers, 2u);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "backend.hpp"
+#include "graph/add_chain_model.hpp"
 #include "graph/model.hpp"
 #include "graph/package_library.hpp"
 #include "graph/prepared_model.hpp"
@@ -54,7 +55,5 @@ extern const char* const kCountingLoop;
 extern const char* const kCountingLoopWithQuantisedCast;
 // while (i >= 0) i = i + 0: never ends.
 extern const char* const kEndlessLoop;
-// `n` INT_32 [1] ADDs of 1 in a row: y = x + n.
-std::string add_chain(int n);
 
 }  // namespace oprig::graph::device_test

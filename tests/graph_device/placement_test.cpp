@@ -64,7 +64,7 @@ TEST_P(Placement, OneOperationWithoutAKernelSendsTheWholeWhileToCpu) {
 }
 
 TEST_P(Placement, TopLevelBuiltinsRunOnTheDevice) {
-  const PreparedModel p = prepare_on(*target_, parse(add_chain(3)));
+  const PreparedModel p = prepare_on(*target_, parse(add_chain_model(3)));
   EXPECT_TRUE(p.placement_notes().empty());
   for (const OperationPlacement& placed : p.placements()) {
     EXPECT_EQ(placed.backend, GetParam());

@@ -56,7 +56,7 @@ TEST_P(Residency, ConstantsGoUpOncePerExecutionState) {
 }
 
 TEST_P(Residency, AChainOfOperationsStaysOnTheDevice) {
-  const PreparedModel p = prepare_on(*target_, parse(add_chain(100)));
+  const PreparedModel p = prepare_on(*target_, parse(add_chain_model(100)));
   const ExecutionResult r = p.execute(std::vector<HostTensor>{i32(-58)});
   ASSERT_EQ(r.status, ExecutionStatus::kOk) << r.message;
   EXPECT_EQ(values<int32_t>(r.outputs.at(0)), std::vector<int32_t>{42});

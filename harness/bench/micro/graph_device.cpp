@@ -22,6 +22,7 @@
 #include <memory>
 #include <string>
 
+#include "graph/add_chain_model.hpp"
 #include "graph/package_library.hpp"
 #include "kept_until_exit.hpp"
 #include "graph/prepared_model.hpp"
@@ -33,7 +34,7 @@
 namespace {
 
 using namespace oprig;
-using bench::add_chain_model;
+using graph::add_chain_model;
 using bench::int_input;
 using bench::kCountingLoop;
 using bench::ns_since;

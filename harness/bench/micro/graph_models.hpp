@@ -1,6 +1,7 @@
 // The models and inputs both graph benchmarks run (graph_overhead.cpp on
 // cpu, graph_device.cpp per backend): a counting WHILE loop and a chain of
-// ADDs, all INT_32 [1], so their figures read against each other.
+// ADDs (graph/add_chain_model.hpp), all INT_32 [1], so their figures read
+// against each other.
 #pragma once
 
 #include <chrono>
@@ -13,9 +14,6 @@ namespace oprig::bench {
 
 // i = 0; while (i < n) i = i + 1: a one-ADD body and a LESS condition; n is the input.
 extern const char* const kCountingLoop;
-
-// A chain of `n` ADDs of the constant 1 to the input.
-std::string add_chain_model(int n);
 
 // An INT_32 [1] input of value `v`.
 graph::HostTensor int_input(int32_t v);

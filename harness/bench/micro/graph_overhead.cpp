@@ -14,6 +14,7 @@
 #include <string>
 
 #include "registry.hpp"
+#include "graph/add_chain_model.hpp"
 #include "graph/package_library.hpp"
 #include "graph/prepared_model.hpp"
 #include "graph_models.hpp"
@@ -21,7 +22,7 @@
 namespace {
 
 using namespace oprig;
-using bench::add_chain_model;
+using graph::add_chain_model;
 using bench::int_input;
 using bench::kCountingLoop;
 using bench::ns_since;
