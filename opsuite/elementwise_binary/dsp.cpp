@@ -36,15 +36,17 @@
 // - DIV, POW: the result depends only on the two codes, so prepare() builds a
 //   65536-entry table of output codes in fp64 (the reference's own rule:
 //   dequantise, divide or pow, activation, round half away from zero, clamp;
-//   NaN gives the zero point). The program gathers from it with the
-//   scalar unit: the indices a << 8 | b formed in vector code, two extracted
-//   at a time (vextract), each entry's line loaded (vmem), rotated (vror) and
-//   shifted into the result (valign).
+//   NaN gives the zero point). Each execute copies it to VTCM (vector loads
+//   and stores) and looks it up with HVX's halfword gathers: the byte offsets
+//   a << 8 | b formed as halfwords in vector code (vshuff), two gathers of 64
+//   per 128 codes, the gathered lines' low bytes packed back in element order
+//   (vpacke).
 // Costs per element: backends/dsp/cost_model.md, "ElementwiseBinary".
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <new>
 #include <optional>
 #include <vector>
@@ -68,6 +70,18 @@ enum Op { kAdd, kSub, kMul, kDiv, kMax, kMin, kPow };
 constexpr size_t kVector = OPRIG_DSP_VECTOR_BYTES;
 constexpr size_t kTableEntries = 256 * 256;
 
+// UINT_8 DIV, POW: the output code of every pair of codes, at an address
+// vector loads can take whole lines from.
+struct alignas(kVector) DivPowTable {
+  uint8_t codes[kTableEntries];
+};
+// What the program puts in VTCM: the table, and the two lines its gathers
+// store to.
+struct alignas(kVector) DivPowVtcm {
+  uint8_t codes[kTableEntries];
+  HVX_Vector gathered[2];
+};
+
 struct BinaryDsp : KernelBase {
   const oprig_backend_context* ctx = nullptr;
   int op = kAdd;
@@ -83,7 +97,7 @@ struct BinaryDsp : KernelBase {
   bool shared_table = false;                      // UINT_8 MAX, MIN: the inputs are quantised alike
   dsp::LinearRequantizePair linear;               // UINT_8 MAX, MIN: the tables as affine maps, where exact
   uint8_t lo = 0, hi = 255;                       // UINT_8 MAX, MIN: the activation's bounds in codes
-  std::vector<uint8_t> table;  // UINT_8 DIV, POW: the output code of (a << 8 | b)
+  std::unique_ptr<DivPowTable> table;  // UINT_8 DIV, POW: the output code of (a << 8 | b)
 };
 
 oprig_status create(const oprig_backend_context* ctx, const oprig_param* params, size_t num_params,
@@ -117,7 +131,7 @@ double activate(int act, double r) {
 
 // DIV and POW of every pair of codes, in fp64 as the reference computes them.
 void build_table(BinaryDsp& k, const oprig_tensor& a, const oprig_tensor& b, const oprig_tensor& y) {
-  k.table.assign(kTableEntries, 0);
+  k.table = std::make_unique<DivPowTable>();
   for (int qa = 0; qa < 256; ++qa)
     for (int qb = 0; qb < 256; ++qb) {
       const double ra = static_cast<double>(a.scale) * (qa - a.zero_point);
@@ -125,7 +139,7 @@ void build_table(BinaryDsp& k, const oprig_tensor& a, const oprig_tensor& b, con
       const double r = activate(k.act, k.op == kDiv ? ra / rb : std::pow(ra, rb));
       double code = y.zero_point;
       if (!std::isnan(r)) code = std::clamp(std::round(r / static_cast<double>(y.scale)) + y.zero_point, 0.0, 255.0);
-      k.table[static_cast<size_t>(qa) << 8 | static_cast<size_t>(qb)] = static_cast<uint8_t>(code);
+      k.table->codes[static_cast<size_t>(qa) << 8 | static_cast<size_t>(qb)] = static_cast<uint8_t>(code);
     }
 }
 
@@ -340,27 +354,28 @@ HVX_Vector minmax_codes(const BinaryDsp& k, const MinMaxProgram& p, HVX_Vector v
   return r;
 }
 
-// table[a << 8 | b] for the first `valid` codes: the indices formed as
-// halfwords in vector code (one byte interleave), two taken to the scalar
-// unit at a time (vextract); each entry's line loaded aligned, rotated to
-// byte 0 (vror) and shifted into the result (valign).
-HVX_Vector table_codes(const BinaryDsp& k, HVX_Vector va, HVX_Vector vb, size_t valid, HVX_Vector zero) {
-  const HVX_VectorPair pairs = Q6_W_vshuff_VVR(va, vb, -1);  // halfword i = b[i] | a[i] << 8
-  const size_t n = std::min(valid, kVector);
-  HVX_Vector r = zero;
-  const auto shift_in = [&](uint32_t index) {
-    const uint8_t* entry = k.table.data() + index;
-    const auto line_offset = static_cast<int32_t>(reinterpret_cast<uintptr_t>(entry) & (kVector - 1));
-    r = Q6_V_valign_VVR(Q6_V_vror_VR(oprig_vmem_load(entry), line_offset), r, 1);
-  };
-  for (size_t i = 0; i < n; i += 2) {
-    const HVX_Vector half = i < kVector / 2 ? Q6_V_lo_W(pairs) : Q6_V_hi_W(pairs);
-    const auto two = static_cast<uint32_t>(Q6_R_vextract_VR(half, static_cast<int32_t>(2 * (i % (kVector / 2)))));
-    shift_in(two & 0xffffu);
-    if (i + 1 < n) shift_in(two >> 16);
-  }
-  // Entry i is at byte 128 - n + i: move the n entries down to byte 0.
-  return n == kVector ? r : Q6_V_valign_VVR(zero, r, static_cast<int32_t>(kVector - n));
+// Puts the code table in VTCM with vector loads and stores (512 of each):
+// VTCM is the program's for one execute, as on Hexagon, so every execute
+// copies it.
+void table_to_vtcm(const BinaryDsp& k, DivPowVtcm& vtcm) {
+  oprig_dsp_map(k.table->codes, sizeof k.table->codes, "the DIV/POW code table");
+  oprig_dsp_map_vtcm(&vtcm, sizeof vtcm, "the DIV/POW code table in VTCM");
+  for (size_t i = 0; i < kTableEntries; i += kVector)
+    oprig_vmem_store(vtcm.codes + i, oprig_vmem_load(k.table->codes + i));
+}
+
+// table[a << 8 | b] for 128 codes: the byte offsets a << 8 | b formed as
+// halfwords in element order (one vshuff), two halfword gathers from the
+// table in VTCM (the entry is the low byte of each halfword; the high byte
+// of entry 65535 lies past the region and is dropped, never used), the two
+// gathered lines loaded and their low bytes packed back in order (vpacke).
+// Lanes past the valid codes gather too (any 16-bit offset is in the table).
+HVX_Vector table_codes(DivPowVtcm& vtcm, HVX_Vector va, HVX_Vector vb) {
+  const HVX_VectorPair offsets = Q6_W_vshuff_VVR(va, vb, -1);  // halfword i = b[i] | a[i] << 8
+  const int table = static_cast<int>(reinterpret_cast<intptr_t>(vtcm.codes));  // Rt: a 32-bit address on Hexagon
+  Q6_vgather_ARMVh(&vtcm.gathered[0], table, static_cast<int>(kTableEntries - 1), Q6_V_lo_W(offsets));
+  Q6_vgather_ARMVh(&vtcm.gathered[1], table, static_cast<int>(kTableEntries - 1), Q6_V_hi_W(offsets));
+  return Q6_Vb_vpacke_VhVh(oprig_vmem_load(&vtcm.gathered[1]), oprig_vmem_load(&vtcm.gathered[0]));
 }
 
 void uint8_rows(const BinaryDsp& k, const uint8_t* a, const uint8_t* b, uint8_t* y) {
@@ -371,12 +386,12 @@ void uint8_rows(const BinaryDsp& k, const uint8_t* a, const uint8_t* b, uint8_t*
   const bool tabled = k.op == kDiv || k.op == kPow;
   DspQuantArith arith{};
   std::optional<MinMaxProgram> minmax;
-  HVX_Vector zero{};
+  std::unique_ptr<DivPowVtcm> vtcm;
   if (arithmetic) {
     arith = make_dsp_quant_arith(k.arith, k.op == kMul, false, k.add_fast);
   } else if (tabled) {
-    oprig_dsp_map(k.table.data(), k.table.size(), "the DIV/POW code table");
-    zero = Q6_V_vzero();
+    vtcm = std::make_unique<DivPowVtcm>();
+    table_to_vtcm(k, *vtcm);
   } else {
     MinMaxProgram& m = minmax.emplace();
     m.shared = k.shared_table;
@@ -402,7 +417,7 @@ void uint8_rows(const BinaryDsp& k, const uint8_t* a, const uint8_t* b, uint8_t*
       if (arithmetic)
         r = dsp_quant_arith_codes(arith, va, vb, valid);
       else if (tabled)
-        r = table_codes(k, va, vb, valid, zero);
+        r = table_codes(*vtcm, va, vb);
       else
         r = minmax_codes(k, *minmax, va, vb);
       oprig_dsp_store_bytes(out + first, valid, r);

@@ -31,6 +31,7 @@ std::string cost_text(Class c) {
   if (cost.second_units > 0) text += " + " + share(cost.second, cost.second_units);
   if (c == Class::LDU || c == Class::STU) text += "; +1 cycle at an unaligned address";
   if (c == Class::LD || c == Class::LDU || c == Class::ST || c == Class::STU) text += "; 128 B of traffic";
+  if (c == Class::GATHER_H || c == Class::GATHER_W) text += "; 2 issue slots (gather and store); VTCM, no L2 traffic";
   return text;
 }
 

@@ -1,7 +1,8 @@
 // How fast the simulator runs on this host: simulated elements per host
 // second for three UINT_8 elementwise programs written against oprig_dsp.h,
 // as a kernel would: a saturating add (2 loads, 1 ALU, 1 store per 128
-// elements), a 256-entry lookup (oprig_dsp_lut256: 8 permutes), and a
+// elements), a 256-entry lookup (oprig_dsp_lut256: 8 permutes), a
+// 65536-entry lookup by halfword gathers from VTCM, and a
 // quantised add (widen both inputs, subtract the zero points, requantise
 // each with gemmlowp's fixed point, add, requantise, clamp, narrow: about
 // 100 instructions per 128 elements). items_per_second is host speed, not
@@ -10,6 +11,7 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "common/dsp_quant_arith.hpp"
@@ -91,6 +93,37 @@ void BM_LutU8(benchmark::State& state) {
   simulated.report(state);
 }
 BENCHMARK(BM_LutU8);
+
+// A 65536-entry byte table indexed by the pair of input codes, a << 8 | b,
+// looked up with halfword gathers from VTCM (ElementwiseBinary UINT_8
+// DIV/POW's program): one vshuff, two gathers, two loads, one vpacke.
+void BM_GatherTableU8(benchmark::State& state) {
+  struct alignas(128) Vtcm {
+    uint8_t table[65536];
+    HVX_Vector gathered[2];
+  };
+  Tensors t;
+  Simulated simulated;
+  auto vtcm = std::make_unique<Vtcm>();
+  for (size_t i = 0; i < sizeof vtcm->table; ++i) vtcm->table[i] = static_cast<uint8_t>(i * 31 + 7);
+  const int rt = static_cast<int>(reinterpret_cast<intptr_t>(vtcm->table));
+  for (auto _ : state) {
+    Session s;
+    t.map(s.sim);
+    oprig_dsp_map_vtcm(vtcm.get(), sizeof *vtcm, "table in VTCM");
+    for (size_t o = 0; o < kN; o += 128) {
+      const HVX_VectorPair offsets =
+          Q6_W_vshuff_VVR(oprig_vmemu_load(t.a.data() + o), oprig_vmemu_load(t.b.data() + o), -1);
+      Q6_vgather_ARMVh(&vtcm->gathered[0], rt, 65535, Q6_V_lo_W(offsets));
+      Q6_vgather_ARMVh(&vtcm->gathered[1], rt, 65535, Q6_V_hi_W(offsets));
+      oprig_vmemu_store(t.y.data() + o, Q6_Vb_vpacke_VhVh(oprig_vmem_load(&vtcm->gathered[1]),
+                                                          oprig_vmem_load(&vtcm->gathered[0])));
+    }
+    simulated.take(s.sim);
+  }
+  simulated.report(state);
+}
+BENCHMARK(BM_GatherTableU8);
 
 void BM_QuantAddU8(benchmark::State& state) {
   Tensors t;

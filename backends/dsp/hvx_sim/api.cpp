@@ -24,9 +24,10 @@ oprig_status end(uint64_t* cycles) {
   return sim->faulted() ? OPRIG_STATUS_BACKEND_ERROR : OPRIG_STATUS_OK;
 }
 
-void map(const void* base, size_t bytes, uint32_t writable, const char* name) {
+void map(const void* base, size_t bytes, uint32_t flags, const char* name) {
   if (Simulator* sim = Simulator::bound())
-    sim->map(base, bytes, writable != 0, name != nullptr ? name : "a region the kernel mapped");
+    sim->map(base, bytes, (flags & OPRIG_DSP_MAP_WRITABLE) != 0, name != nullptr ? name : "a region the kernel mapped",
+             (flags & OPRIG_DSP_MAP_VTCM) != 0);
 }
 
 uint32_t failed() {

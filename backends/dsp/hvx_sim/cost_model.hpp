@@ -18,10 +18,18 @@ inline constexpr uint64_t kClockHz = 1'000'000'000;
 
 // The vector unit's resources. An instruction uses units of one or two of
 // them, as its HVX class says (Class below).
-enum class Resource : uint8_t { kLoad, kStore, kAlu, kMultiply, kShift, kPermute };
-inline constexpr std::size_t kNumResources = 6;
-inline constexpr std::array<const char*, kNumResources> kResourceNames = {"load",  "store", "ALU",
-                                                                          "multiply", "shift", "permute"};
+// kGather: the path from VTCM into a gather's vtmp register, counted in
+// elements (an assumption, cost_model.md "Gathers").
+enum class Resource : uint8_t { kLoad, kStore, kAlu, kMultiply, kShift, kPermute, kGather };
+inline constexpr std::size_t kNumResources = 7;
+inline constexpr std::array<const char*, kNumResources> kResourceNames = {"load",     "store",   "ALU",   "multiply",
+                                                                          "shift",    "permute", "gather"};
+
+// A gather reads this many elements from VTCM per cycle. Qualcomm publishes
+// no gather throughput; the model assumes one element per cycle (as if each
+// element were a separate VTCM access, no two served together): a halfword
+// gather of 64 elements takes 64 cycles of the gather path, a word gather 32.
+inline constexpr uint32_t kGatherElementsPerCycle = 1;
 
 // At most this many instructions issue per cycle (VLIW packet width).
 inline constexpr uint32_t kMaxInstructionsPerPacket = 4;
@@ -34,20 +42,21 @@ inline constexpr std::array<uint32_t, kNumResources> kUnitsPerCycle = {
     2,  // kMultiply: two multiplier halves
     1,  // kShift: one shifter
     1,  // kPermute: one permute network
+    kGatherElementsPerCycle,  // kGather: elements read from VTCM
 };
 
 // The HVX instruction classes of oprig_dsp.h's list and the units each takes.
 // REG is no instruction at all: lo()/hi() name one register of a pair.
-enum class Class : uint8_t { VA, VA_DV, VX, VX_DV, VS, VP, VP_VS, LD, LDU, ST, STU, REG };
+enum class Class : uint8_t { VA, VA_DV, VX, VX_DV, VS, VP, VP_VS, LD, LDU, ST, STU, GATHER_H, GATHER_W, REG };
 struct ClassCost {
   const char* name;
   Resource first;
   uint8_t first_units;
   Resource second;
   uint8_t second_units;  // 0: one resource only
-  uint8_t issues;        // 1: takes an issue slot; 0: no instruction (REG)
+  uint8_t issues;        // issue slots: 1 an instruction, 2 a gather and its store, 0 none (REG)
 };
-inline constexpr std::array<ClassCost, 12> kClassCosts = {{
+inline constexpr std::array<ClassCost, 14> kClassCosts = {{
     {"VA", Resource::kAlu, 1, Resource::kAlu, 0, 1},
     {"VA_DV", Resource::kAlu, 2, Resource::kAlu, 0, 1},
     {"VX", Resource::kMultiply, 1, Resource::kMultiply, 0, 1},
@@ -59,6 +68,10 @@ inline constexpr std::array<ClassCost, 12> kClassCosts = {{
     {"LDU", Resource::kLoad, 1, Resource::kPermute, 1, 1},
     {"ST", Resource::kStore, 1, Resource::kStore, 0, 1},
     {"STU", Resource::kStore, 1, Resource::kPermute, 1, 1},
+    // vtmp = vgather(...) and vmem(Rs) = vtmp.new: one packet, two slots
+    // (0 and 1), the gather path for each element and the store.
+    {"GATHER_H", Resource::kGather, 64, Resource::kStore, 1, 2},
+    {"GATHER_W", Resource::kGather, 32, Resource::kStore, 1, 2},
     {"REG", Resource::kAlu, 0, Resource::kAlu, 0, 0},
 }};
 inline constexpr const ClassCost& class_cost(Class c) { return kClassCosts[static_cast<std::size_t>(c)]; }

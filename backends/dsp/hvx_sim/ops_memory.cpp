@@ -1,5 +1,5 @@
 // Vector loads and stores: oprig's vmem/vmemu (the dereferences of HVX code)
-// and HVX's predicated aligned stores. The Simulator checks them against the
+// HVX's predicated aligned stores and its gathers from VTCM. The Simulator checks them against the
 // mapped regions (simulator.hpp).
 #include "hvx_sim/instruction.hpp"
 #include "hvx_sim/simulator.hpp"
@@ -33,5 +33,11 @@ OPRIG_HVX_OP(Q6_vmem_QRIV) { Simulator::bound()->store(o.opcode, address_of(o.b)
 OPRIG_HVX_OP(Q6_vmem_QRIV_nt) { Simulator::bound()->store(o.opcode, address_of(o.b) & kLineMask, o.c.bytes, o.a.bytes, false, false); }
 OPRIG_HVX_OP(Q6_vmem_QnRIV) { Simulator::bound()->store(o.opcode, address_of(o.b) & kLineMask, o.c.bytes, o.a.bytes, true, false); }
 OPRIG_HVX_OP(Q6_vmem_QnRIV_nt) { Simulator::bound()->store(o.opcode, address_of(o.b) & kLineMask, o.c.bytes, o.a.bytes, true, false); }
+
+// vtmp = vgather(Rt, Mu, Vv); vmem(Rs) = vtmp.new: Rs is operand a, Vv b,
+// Rt r and Mu s (Simulator::gather).
+OPRIG_HVX_OP(Q6_vgather_ARMVh) { Simulator::bound()->gather(o.opcode, address_of(o.a), o.r, o.s, o.b.bytes, 2, 2); }
+OPRIG_HVX_OP(Q6_vgather_ARMVw) { Simulator::bound()->gather(o.opcode, address_of(o.a), o.r, o.s, o.b.bytes, 4, 4); }
+OPRIG_HVX_OP(Q6_vgather_ARMWw) { Simulator::bound()->gather(o.opcode, address_of(o.a), o.r, o.s, o.b.bytes, 2, 4); }
 
 }  // namespace oprig::hvx

@@ -45,9 +45,20 @@ Simulator::Binding::Binding(Simulator& sim) { t_bound = &sim; }
 Simulator::Binding::~Binding() { t_bound = nullptr; }
 Simulator* Simulator::bound() { return t_bound; }
 
-void Simulator::map(const void* base, size_t bytes, bool writable, std::string name) {
+void Simulator::map(const void* base, size_t bytes, bool writable, std::string name, bool vtcm) {
   const auto b = reinterpret_cast<uintptr_t>(base);
-  if (bytes > 0) regions_.push_back(Region{b, b + bytes, writable, std::move(name)});
+  if (bytes == 0) return;
+  if (vtcm) {
+    vtcm_mapped_ += bytes;
+    if (vtcm_mapped_ > OPRIG_DSP_VTCM_BYTES) {
+      opcode_ = UINT32_MAX;  // no instruction's fault
+      fail("mapping " + name + " (" + std::to_string(bytes) + " bytes) as VTCM makes " +
+           std::to_string(vtcm_mapped_) + " bytes of VTCM, more than the " + std::to_string(OPRIG_DSP_VTCM_BYTES) +
+           " an execute may have (OPRIG_DSP_VTCM_BYTES)");
+      return;
+    }
+  }
+  regions_.push_back(Region{b, b + bytes, writable || vtcm, std::move(name), vtcm});
 }
 
 bool Simulator::used() const {
@@ -158,8 +169,8 @@ const Simulator::Region* Simulator::region_holding(uintptr_t first, size_t bytes
 
 void Simulator::load(uint32_t opcode, uintptr_t address, bool unaligned, uint8_t* out) {
   // The common case first: all 128 bytes inside one region.
-  if (region_holding(address, kVectorBytes, false) != nullptr) {
-    bytes_loaded_ += kVectorBytes;
+  if (const Region* r = region_holding(address, kVectorBytes, false); r != nullptr) {
+    (r->vtcm ? vtcm_bytes_ : bytes_loaded_) += kVectorBytes;
     if (unaligned) ++unaligned_;
     std::memcpy(out, reinterpret_cast<const void*>(address), kVectorBytes);
     return;
@@ -182,7 +193,8 @@ void Simulator::load(uint32_t opcode, uintptr_t address, bool unaligned, uint8_t
 
 void Simulator::store(uint32_t opcode, uintptr_t address, const uint8_t* value, const uint8_t* predicate, bool negate, bool unaligned) {
   const auto written = [&](size_t i) { return predicate == nullptr || ((predicate[i] != 0) != negate); };
-  if (region_holding(address, kVectorBytes, true) == nullptr) {
+  const Region* whole = region_holding(address, kVectorBytes, true);
+  if (whole == nullptr) {
     size_t first_bad = kVectorBytes, bad = 0;
     for (size_t i = 0; i < kVectorBytes; ++i)
       if (written(i) && region_holding(address + i, 1, true) == nullptr) {
@@ -199,8 +211,72 @@ void Simulator::store(uint32_t opcode, uintptr_t address, const uint8_t* value, 
   }
   for (size_t i = 0; i < kVectorBytes; ++i)
     if (written(i)) *reinterpret_cast<uint8_t*>(address + i) = value[i];
-  bytes_stored_ += kVectorBytes;
+  (whole != nullptr && whole->vtcm ? vtcm_bytes_ : bytes_stored_) += kVectorBytes;
   if (unaligned) ++unaligned_;
+}
+
+const Simulator::Region* Simulator::vtcm_region_of(uint32_t rt, uintptr_t* address) const {
+  for (const Region& r : regions_) {
+    if (!r.vtcm) continue;
+    // The address in r's 4 GiB whose low 32 bits are rt, or the next one up.
+    uint64_t a = (static_cast<uint64_t>(r.begin) & ~uint64_t{0xFFFFFFFF}) | rt;
+    if (a < r.begin) a += uint64_t{1} << 32;
+    if (a < r.end) {
+      *address = static_cast<uintptr_t>(a);
+      return &r;
+    }
+  }
+  return nullptr;
+}
+
+void Simulator::gather(uint32_t opcode, uintptr_t destination, int32_t rt, int32_t mu, const uint8_t* offsets,
+                       size_t element_bytes, size_t offset_bytes) {
+  opcode_ = opcode;
+  // As the HVX reference and qemu-hexagon: Rt aligned down to the element,
+  // Mu up to the element's last byte; byte k of element i comes from
+  // Rt + offset[i] + k when offset[i] + k <= Mu, else it is dropped.
+  const uint64_t last = static_cast<uint32_t>(mu) | (element_bytes - 1);
+  uintptr_t base = 0;
+  const Region* region = vtcm_region_of(static_cast<uint32_t>(rt), &base);
+  base &= ~static_cast<uintptr_t>(element_bytes - 1);
+  if (region == nullptr || base < region->begin || last >= region->end - base) {
+    const std::string where = region == nullptr ? "no VTCM region holds its base (mapped with oprig_dsp_map_vtcm?)"
+                                                : "it runs past the end of " + region->name;
+    return fail("the gather region of " + std::to_string(last + 1) + " bytes at Rt = " +
+                hex(static_cast<uint32_t>(rt)) + " is not inside VTCM: " + where);
+  }
+  destination &= kLineMask;
+  const Region* out = region_holding(destination, kVectorBytes, true);
+  if (out == nullptr || !out->vtcm)
+    return fail("a gather stores to " + hex(destination) + ", which is not a line of VTCM: it is " +
+                describe(destination));
+  // vtmp starts as the destination's bytes (what a dropped byte leaves) and
+  // is stored after every element is read, as the store follows the gather.
+  uint8_t vtmp[kVectorBytes];
+  std::memcpy(vtmp, reinterpret_cast<const void*>(destination), kVectorBytes);
+  const auto* from = reinterpret_cast<const uint8_t*>(base);
+  if (element_bytes == 2 && offset_bytes == 2) {  // the common form: whole elements in one copy
+    for (size_t i = 0; i < kVectorBytes / 2; ++i) {
+      uint16_t offset;
+      std::memcpy(&offset, offsets + 2 * i, 2);
+      if (offset < last)  // last is odd: both bytes are in the region
+        std::memcpy(vtmp + 2 * i, from + offset, 2);
+      else if (offset == last)
+        vtmp[2 * i] = from[offset];
+    }
+  } else {
+    for (size_t i = 0; i < kVectorBytes / element_bytes; ++i) {
+      // Element i's offset: lane i of the offsets, or with word offsets for
+      // halfwords lane i / 2 of the pair's vector i % 2.
+      const size_t lane = offset_bytes == element_bytes ? i : (i % 2) * (kVectorBytes / 4) + i / 2;
+      uint32_t offset = 0;
+      std::memcpy(&offset, offsets + lane * offset_bytes, offset_bytes);  // little-endian lanes
+      for (size_t k = 0; k < element_bytes; ++k)
+        if (uint64_t{offset} + k <= last) vtmp[i * element_bytes + k] = from[offset + k];
+    }
+  }
+  std::memcpy(reinterpret_cast<void*>(destination), vtmp, kVectorBytes);
+  vtcm_bytes_ += kVectorBytes;
 }
 
 // Where an address lies relative to the mapped regions, for fault messages.

@@ -12,6 +12,10 @@
 // writable memory, is a fault: recorded with a message naming the
 // instruction, the address and the nearest region, after which every
 // instruction is skipped (results read 0).
+//
+// VTCM: regions mapped as VTCM (oprig_dsp_map_vtcm, at most
+// OPRIG_DSP_VTCM_BYTES in all) are writable memory that gathers may read and
+// store to; loads and stores there are not L2 traffic (streaming_cycles).
 #pragma once
 
 #include <array>
@@ -44,7 +48,8 @@ class Simulator {
   Simulator& operator=(const Simulator&) = delete;
 
   // Makes [base, base + bytes) visible; `name` appears in fault messages.
-  void map(const void* base, size_t bytes, bool writable, std::string name);
+  // VTCM is writable; mapping more than OPRIG_DSP_VTCM_BYTES of it faults.
+  void map(const void* base, size_t bytes, bool writable, std::string name, bool vtcm = false);
 
   // Binds a simulator to the calling thread for its lifetime: oprig_dsp.h's
   // calls on this thread act on it. Bindings do not nest.
@@ -89,6 +94,14 @@ class Simulator {
   void load(uint32_t opcode, uintptr_t address, bool unaligned, uint8_t* out);
   void store(uint32_t opcode, uintptr_t address, const uint8_t* value, const uint8_t* predicate, bool negate,
              bool unaligned);
+  // vtmp = vgather(Rt, Mu, offsets); vmem(destination) = vtmp.new, for
+  // elements of element_bytes (2 or 4) with offsets of offset_bytes: the
+  // element's own width, or 4 for halfwords (a pair of word offsets, lo the
+  // even elements', hi the odd ones').
+  void gather(uint32_t opcode, uintptr_t destination, int32_t rt, int32_t mu, const uint8_t* offsets,
+              size_t element_bytes, size_t offset_bytes);
+  // Bytes loaded from and stored to VTCM (not L2 traffic).
+  uint64_t vtcm_bytes() const { return vtcm_bytes_; }
 
   // The simulator bound to the calling thread, or nullptr.
   static Simulator* bound();
@@ -99,7 +112,10 @@ class Simulator {
     uintptr_t end;
     bool writable;
     std::string name;
+    bool vtcm = false;
   };
+  // The VTCM region holding the 32-bit address rt (its low bits), or nullptr.
+  const Region* vtcm_region_of(uint32_t rt, uintptr_t* address) const;
   void fail(const std::string& what);
   [[gnu::cold, gnu::noinline]] void unknown_instruction(uint32_t opcode);
   // execute() of a faulted simulator or an unknown opcode.
@@ -116,7 +132,7 @@ class Simulator {
   std::vector<Region> regions_;
   mutable size_t last_region_ = 0;  // region_holding's guess
   std::array<uint64_t, kNumOpcodes> executed_{};  // per opcode
-  uint64_t unaligned_ = 0, bytes_loaded_ = 0, bytes_stored_ = 0;
+  uint64_t unaligned_ = 0, bytes_loaded_ = 0, bytes_stored_ = 0, vtcm_bytes_ = 0, vtcm_mapped_ = 0;
   uint32_t opcode_ = 0;  // of the faulting instruction, for fault messages
   bool used_ = false;    // oprig_dsp_begin ran (an instruction counts in executed_)
   bool faulted_ = false;

@@ -23,6 +23,7 @@ constexpr Shape V_VVR{V, {V, V}}, V_VVI{V, {V, V}}, W_VVR{W, {V, V}}, W_VVI{W, {
 constexpr Shape V_VVVR{V, {V, V, V}}, V_VVVI{V, {V, V, V}}, W_WVVR{W, {W, V, V}}, W_WVVI{W, {W, V, V}};
 constexpr Shape W_WRI{W, {W}}, W_WWRI{W, {W, W}}, V_VP{V, {V}}, V_VVP{V, {V, V}};
 constexpr Shape V_VVq{V, {V, V, q}}, V_A{V, {A}}, N_AV{N, {A, V}}, N_QAV{N, {Q, A, V}};
+constexpr Shape N_ARRV{N, {A, V}}, N_ARRW{N, {A, W}};
 }  // namespace shape
 
 }  // namespace

@@ -37,6 +37,20 @@
  * (bytes outside mapped memory read as 0); a load touching a line with no
  * mapped byte, or a store to a byte outside writable memory, is a fault.
  *
+ * VTCM (API 1.1). HVX's gathers (Q6_vgather_*) read from a region of VTCM,
+ * the vector unit's local memory, and store the gathered vector to VTCM. A
+ * kernel declares its VTCM with oprig_dsp_map_vtcm (at most
+ * OPRIG_DSP_VTCM_BYTES per execute); a gather whose region or destination is
+ * not in it is a fault. Accesses to VTCM do not count as L2 traffic
+ * (cost_model.md). Rt, the region's base, is a 32-bit int as on Hexagon:
+ * pass (int)(intptr_t)pointer; the simulator resolves it against the mapped
+ * VTCM. Semantics as qemu-hexagon and the HVX reference: the base is aligned
+ * down to the element size, each element reads the bytes at base + offset
+ * (any offset, odd ones too); a byte past the region (offset + k > Mu, Mu
+ * rounded up to the element's last byte) is dropped: on hardware that byte
+ * of the stored vector is unspecified, the simulator leaves the destination's
+ * byte as it was (qemu-hexagon's user mode reads past the region instead).
+ *
  * Faults. The first fault (its instruction, address and the tensor or region
  * it missed) is recorded, later instructions are skipped (their results read
  * as 0), oprig_dsp_failed() turns non-zero and oprig_dsp_end() returns
@@ -62,7 +76,9 @@
  * begin/end/map do nothing. oprig's bit-exactness test compiles one source
  * both ways and runs the Hexagon build under qemu-hexagon.
  *
- * Versioning, as oprig_package.h: OPRIG_DSP_API_VERSION is 1. Opcodes are
+ * Versioning, as oprig_package.h: OPRIG_DSP_API_VERSION is 1 (1.1 added the
+ * gathers and oprig_dsp_map_vtcm: new opcodes and a map() flag, no new
+ * member, so a 1.0 host faults cleanly on a 1.1 kernel's gather). Opcodes are
  * positions in OPRIG_DSP_INTRINSICS and never change meaning; new intrinsics
  * are appended. A kernel built against a newer header on an older host faults
  * cleanly on the first intrinsic the host does not know (an "unknown
@@ -88,6 +104,13 @@ extern "C" {
 
 #define OPRIG_DSP_API_VERSION 1u
 #define OPRIG_DSP_VECTOR_BYTES 128
+/* map()'s flags (VTCM: since 1.1, with the gathers). */
+#define OPRIG_DSP_MAP_WRITABLE 1u
+#define OPRIG_DSP_MAP_VTCM 2u
+/* The most VTCM one execute may map: 256 KiB. Qualcomm documents VTCM's size
+ * as implementation-defined (read from the configuration table); oprig picks
+ * a small figure so a kernel that fits here leaves room on real parts. */
+#define OPRIG_DSP_VTCM_BYTES (256u * 1024u)
 
 /* ---- Types --------------------------------------------------------------- */
 
@@ -141,8 +164,11 @@ typedef struct oprig_dsp_api_v1 {
   oprig_status (*begin)(void);
   /* The simulated cycles so far; BACKEND_ERROR when a fault was recorded. */
   oprig_status (*end)(uint64_t* cycles);
-  /* Makes [base, base + bytes) visible to the DSP; name appears in faults. */
-  void (*map)(const void* base, size_t bytes, uint32_t writable, const char* name);
+  /* Makes [base, base + bytes) visible to the DSP; name appears in faults.
+   * flags: 0 read-only, OPRIG_DSP_MAP_WRITABLE, and with it
+   * OPRIG_DSP_MAP_VTCM (hosts of 1.1; an older host maps such memory as
+   * plain writable memory, and faults on the gather, an unknown opcode). */
+  void (*map)(const void* base, size_t bytes, uint32_t flags, const char* name);
   /* One instruction. Operands in the intrinsic's order: a, b, c point to
    * vector, pair or predicate values (or are the address of a memory
    * operand); r and s are the scalar operands (a 64-bit one as r = low word,
@@ -163,8 +189,10 @@ typedef struct oprig_dsp_api_v1 {
  * which is what it costs (cost_model.md): VA vector ALU, VA_DV both ALUs, VX
  * multiplier, VX_DV both multipliers, VS shifter, VP permute network, VP_VS
  * permute and shifter, LD load, LDU unaligned load (load and permute), ST
- * store, STU unaligned store (store and permute), REG no instruction (lo()
- * and hi() name a register of a pair; compilers emit nothing for them).
+ * store, STU unaligned store (store and permute), GATHER_H / GATHER_W a
+ * gather of 64 halfwords / 32 words from VTCM with its store, REG no
+ * instruction (lo() and hi() name a register of a pair; compilers emit
+ * nothing for them).
  * Instruction: the Hexagon assembly it stands for. Every line is checked against real HVX (qemu-hexagon)
  * by oprig's tests/backends_dsp/hvx_bitexact.
  * The first four are oprig's names for the loads and stores HVX code writes
@@ -560,7 +588,11 @@ typedef struct oprig_dsp_api_v1 {
   X(Q6_Vb_vlut32_VbVbR,                        V_VVR,  VP,     "Vd32.b=vlut32(Vu32.b,Vv32.b,Rt8)") \
   X(Q6_Vb_vlut32_VbVbR_nomatch,                V_VVR,  VP,     "Vd32.b=vlut32(Vu32.b,Vv32.b,Rt8):nomatch") \
   X(Q6_Vb_vlut32or_VbVbVbI,                    V_VVVI, VP_VS,  "Vx32.b|=vlut32(Vu32.b,Vv32.b,#u3)") \
-  X(Q6_Vb_vlut32or_VbVbVbR,                    V_VVVR, VP_VS,  "Vx32.b|=vlut32(Vu32.b,Vv32.b,Rt8)")
+  X(Q6_Vb_vlut32or_VbVbVbR,                    V_VVVR, VP_VS,  "Vx32.b|=vlut32(Vu32.b,Vv32.b,Rt8)") \
+  /* Gathers from VTCM (V65 and later), each with the aligned store of its vtmp */ \
+  X(Q6_vgather_ARMVh,                          N_ARRV, GATHER_H, "vtmp.h=vgather(Rt32,Mu2,Vv32.h).h; vmem(Rs32+#0)=vtmp.new") \
+  X(Q6_vgather_ARMVw,                          N_ARRV, GATHER_W, "vtmp.w=vgather(Rt32,Mu2,Vv32.w).w; vmem(Rs32+#0)=vtmp.new") \
+  X(Q6_vgather_ARMWw,                          N_ARRW, GATHER_H, "vtmp.h=vgather(Rt32,Mu2,Vvv32.w).h; vmem(Rs32+#0)=vtmp.new")
 
 typedef enum oprig_dsp_opcode {
 #define OPRIG_DSP_OPCODE(name, shape, cls, instruction) OPRIG_DSP_OP_##name,
@@ -681,6 +713,19 @@ static inline void oprig_dsp_exec(uint32_t opcode, void* d, size_t d_bytes, cons
   static inline void n(OPRIG_DSP_IN(HVX_VectorPred) q, HVX_Vector* address, OPRIG_DSP_IN(HVX_Vector) v) { \
     oprig_dsp_exec(OPRIG_DSP_OP(n), 0, 0, &q, address, &v, 0, 0); }
 
+/* A gather: Rs the VTCM line it stores to, Rt the region's base (a 32-bit
+ * address, as on Hexagon: the simulator finds the VTCM region whose address
+ * ends in those bits), Mu the region's length - 1, Vv the byte offsets. */
+#define OPRIG_DSP_SHAPE_N_ARRV(n) \
+  static inline void n(HVX_Vector* Rs, int Rt, int Mu, OPRIG_DSP_IN(HVX_Vector) Vv) { \
+    oprig_dsp_exec(OPRIG_DSP_OP(n), 0, 0, Rs, &Vv, 0, Rt, Mu); }
+
+/* The same with word offsets for halfword elements: lo(Vvv) holds the even
+ * elements' offsets, hi(Vvv) the odd ones'. */
+#define OPRIG_DSP_SHAPE_N_ARRW(n) \
+  static inline void n(HVX_Vector* Rs, int Rt, int Mu, OPRIG_DSP_IN(HVX_VectorPair) Vvv) { \
+    oprig_dsp_exec(OPRIG_DSP_OP(n), 0, 0, Rs, &Vvv, 0, Rt, Mu); }
+
 #define OPRIG_DSP_DEFINE(name, shape, cls, instruction) OPRIG_DSP_SHAPE_##shape(name)
 OPRIG_DSP_INTRINSICS(OPRIG_DSP_DEFINE)
 #undef OPRIG_DSP_DEFINE
@@ -725,6 +770,17 @@ static inline void oprig_dsp_map_writable(void* base, size_t bytes, const char* 
   if (api != 0) api->map(base, bytes, 1, name);
 }
 
+/* Declares kernel-owned memory as VTCM for this execute (writable, up to
+ * OPRIG_DSP_VTCM_BYTES in all): what the gathers read from and store to. On
+ * Hexagon the kernel would get such memory from the VTCM allocator; here it
+ * is the kernel's own buffer, so whatever the kernel puts there at execute
+ * must be written there with vector stores at execute to be counted (see
+ * "VTCM" at the top). */
+static inline void oprig_dsp_map_vtcm(void* base, size_t bytes, const char* name) {
+  const oprig_dsp_api_v1* api = __atomic_load_n(&oprig_dsp_entry_points, __ATOMIC_RELAXED);
+  if (api != 0) api->map(base, bytes, OPRIG_DSP_MAP_WRITABLE | OPRIG_DSP_MAP_VTCM, name);
+}
+
 /* Non-zero after a fault: a long loop may stop early (it need not). */
 static inline int oprig_dsp_failed(void) {
   const oprig_dsp_api_v1* api = __atomic_load_n(&oprig_dsp_entry_points, __ATOMIC_RELAXED);
@@ -752,6 +808,7 @@ static inline oprig_status oprig_dsp_end(oprig_execute_info* info) {
 }
 static inline void oprig_dsp_map(const void* base, size_t bytes, const char* name) { (void)base, (void)bytes, (void)name; }
 static inline void oprig_dsp_map_writable(void* base, size_t bytes, const char* name) { (void)base, (void)bytes, (void)name; }
+static inline void oprig_dsp_map_vtcm(void* base, size_t bytes, const char* name) { (void)base, (void)bytes, (void)name; }
 static inline int oprig_dsp_failed(void) { return 0; }
 
 #endif /* __hexagon__ */

@@ -15,6 +15,7 @@ extern "C" {
 void bitexact_run(void);       /* every intrinsic, every case, in list order */
 uint32_t bitexact_cases(void); /* cases per intrinsic */
 void bitexact_memory(void** base, size_t* bytes); /* the memory intrinsics' buffer */
+void bitexact_vtcm(void** base, size_t* bytes);   /* the gathers' VTCM */
 const char* bitexact_helper_name(uint32_t k);     /* opcode OPRIG_DSP_NUM_OPCODES + k: a helper */
 
 /* Provided by the driver. */

@@ -71,6 +71,10 @@ int main(int argc, char** argv) {
   size_t memory_bytes = 0;
   bitexact_memory(&memory, &memory_bytes);
   sim.map(memory, memory_bytes, true, "the test buffer");
+  void* vtcm = nullptr;
+  size_t vtcm_bytes = 0;
+  bitexact_vtcm(&vtcm, &vtcm_bytes);
+  sim.map(vtcm, vtcm_bytes, true, "the test VTCM", true);
   oprig_backend_context ctx{};
   ctx.struct_size = sizeof ctx;
   ctx.kind = OPRIG_BACKEND_DSP;

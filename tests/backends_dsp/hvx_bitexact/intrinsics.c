@@ -127,6 +127,89 @@ static void make(operands* o, uint32_t opcode, uint32_t c) {
   o->c = c;
 }
 
+/* ---- Gathers (Q6_vgather_*): from a region of VTCM to a VTCM line ----
+ * The first six lines of `vtcm` hold the region, the last one is the
+ * destination. Offsets mix in-region ones (even and odd), ones at the
+ * region's end (an element straddling it) and ones past it. HVX drops the
+ * bytes past the region (their bytes of the stored vector are unspecified;
+ * qemu-hexagon's user mode reads past the region instead): both builds emit
+ * the destination with those bytes cleared, and the rest of VTCM whole (the
+ * gather writes nothing else). Offsets past the region stay inside `vtcm`,
+ * where qemu reads them. */
+static uint8_t vtcm[8 * 128] __attribute__((aligned(128)));
+
+void bitexact_vtcm(void** base, size_t* bytes) {
+  *base = vtcm;
+  *bytes = sizeof vtcm;
+}
+
+typedef struct {
+  HVX_VectorPair offsets; /* lo() only, but for the word offsets of Q6_vgather_ARMWw */
+  HVX_Vector* destination;
+  uint8_t* rt;
+  int mu;
+  uint32_t last; /* mu rounded up to the element's last byte */
+  size_t element_bytes, offset_bytes;
+} gather_setup;
+
+/* The byte offset of element i, and where its lane is in the offsets. */
+static size_t gather_lane(const gather_setup* g, size_t i) {
+  return g->offset_bytes == g->element_bytes ? i * g->offset_bytes : (i % 2) * 128 + (i / 2) * 4;
+}
+
+static gather_setup gather_prepare(uint32_t c, size_t element_bytes, size_t offset_bytes) {
+  static const int kMu[] = {255, 100, 0, 1, 2, 3, 511, 700, 760, 6, 127, 128, 129};
+  gather_setup g;
+  uint8_t* lanes = (uint8_t*)&g.offsets;
+  size_t i;
+  for (i = 0; i < sizeof vtcm; ++i) vtcm[i] = (uint8_t)next();
+  g.element_bytes = element_bytes;
+  g.offset_bytes = offset_bytes;
+  for (i = 0; i < sizeof g.offsets; ++i) lanes[i] = 0;
+  g.destination = (HVX_Vector*)(vtcm + 7 * 128);
+  g.rt = vtcm + c % 4; /* Rt at and off the element's alignment */
+  g.mu = kMu[c % (sizeof kMu / sizeof kMu[0])];
+  g.last = (uint32_t)g.mu | (uint32_t)(element_bytes - 1);
+  for (i = 0; i < (element_bytes == 2 ? 64u : 32u); ++i) {
+    const uint32_t kind = next() % 8, r = next();
+    uint32_t offset = r & 1023; /* in the region (no divide: Hexagon has none to link here) */
+    while (offset > g.last) offset -= g.last + 1;
+    if (kind == 5) offset = g.last - (r % 4 < g.last ? r % 4 : g.last); /* at its end */
+    if (kind == 6) offset = g.last + 1 + r % 64;                        /* past it */
+    if (kind == 7) offset |= 1;                                         /* odd */
+    {
+      uint8_t* lane = lanes + gather_lane(&g, i);
+      lane[0] = (uint8_t)offset, lane[1] = (uint8_t)(offset >> 8);
+      if (offset_bytes == 4) lane[2] = (uint8_t)(offset >> 16), lane[3] = (uint8_t)(offset >> 24);
+    }
+  }
+  return g;
+}
+
+static void gather_emit(const gather_setup* g) {
+  const uint8_t* lanes = (const uint8_t*)&g->offsets;
+  uint8_t* d = (uint8_t*)g->destination;
+  size_t i, k;
+  for (i = 0; i < (g->element_bytes == 2 ? 64u : 32u); ++i) {
+    const uint8_t* lane = lanes + gather_lane(g, i);
+    uint32_t offset = (uint32_t)lane[0] | (uint32_t)lane[1] << 8;
+    if (g->offset_bytes == 4) offset |= (uint32_t)lane[2] << 16 | (uint32_t)lane[3] << 24;
+    for (k = 0; k < g->element_bytes; ++k)
+      if ((uint64_t)offset + k > g->last) d[g->element_bytes * i + k] = 0; /* dropped: unspecified */
+  }
+  bitexact_emit(vtcm, sizeof vtcm);
+}
+
+#define T_N_ARRV(n) { \
+  const size_t width = OPRIG_DSP_OP_##n == OPRIG_DSP_OP_Q6_vgather_ARMVw ? 4 : 2; \
+  const gather_setup g = gather_prepare(o.c, width, width); \
+  n(g.destination, (int)(intptr_t)g.rt, g.mu, Q6_V_lo_W(g.offsets)); \
+  gather_emit(&g); }
+#define T_N_ARRW(n) { \
+  const gather_setup g = gather_prepare(o.c, 2, 4); \
+  n(g.destination, (int)(intptr_t)g.rt, g.mu, g.offsets); \
+  gather_emit(&g); }
+
 /* One test function per shape: call, then emit the result (and any operand
  * the intrinsic updates in place). I-shapes switch over the literal
  * immediates the hardware accepts. */
