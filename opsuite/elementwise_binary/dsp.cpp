@@ -21,13 +21,18 @@
 // UINT_8 (128 codes per vector):
 // - ADD, SUB, MUL: NNAPI's quantised arithmetic (quant.hpp), the vector code
 //   shared with org.oprig.builtins (common/dsp_quant_arith.hpp).
-// - MAX, MIN: each input requantised to the output's codes through a
-//   256-entry table built at prepare in fp64 (common/dsp_requantize.hpp's
-//   CodeTable, vlut32), then the larger / smaller code, clamped to the
-//   activation's bounds quantised the same way. Quantising is monotonic, so
-//   the code of the max is the max of the codes: exact (0 LSB). For the same
-//   reason inputs quantised alike share one table, looked up once after the
-//   compare, and an input quantised as the output needs none.
+// - MAX, MIN: each input requantised to the output's codes, then the larger
+//   / smaller, clamped to the activation's bounds quantised the same way.
+//   Quantising is monotonic, so the code of the max is the max of the codes:
+//   exact (0 LSB). The requantisation is a 256-entry table built at prepare
+//   in fp64 (common/dsp_requantize.hpp's CodeTable, vlut32: 8 permutes per
+//   128 codes). Inputs quantised unlike each other instead run one affine
+//   map each into halfwords (common/dsp_linear_requantize.hpp: vzxt,
+//   vmpyacc, vshuffo), compared there and narrowed once, where prepare found
+//   the map gives the table's code for all 256 codes of both inputs (the
+//   tables elsewhere: ratios above about 128). Inputs quantised alike share
+//   one table, looked up once after the compare, and an input quantised as
+//   the output needs none.
 // - DIV, POW: the result depends only on the two codes, so prepare() builds a
 //   65536-entry table of output codes in fp64 (the reference's own rule:
 //   dequantise, divide or pow, activation, round half away from zero, clamp;
@@ -47,6 +52,7 @@
 #include <vector>
 
 #include "common/broadcast.hpp"
+#include "common/dsp_linear_requantize.hpp"
 #include "common/dsp_quant_arith.hpp"
 #include "common/dsp_requantize.hpp"
 #include "common/dsp_kernel.hpp"
@@ -89,6 +95,7 @@ struct BinaryDsp : KernelBase {
   dsp::CodeTable to_out_a, to_out_b;                   // UINT_8 MAX, MIN: input code -> output code
   bool a_is_output_code = false, b_is_output_code = false;  // UINT_8 MAX, MIN: that table is the identity
   bool shared_table = false;                      // UINT_8 MAX, MIN: the inputs are quantised alike
+  dsp::LinearRequantizePair linear;               // UINT_8 MAX, MIN: the tables as affine maps, where exact
   uint8_t lo = 0, hi = 255;                       // UINT_8 MAX, MIN: the activation's bounds in codes
   std::unique_ptr<DivPowTable> table;  // UINT_8 DIV, POW: the output code of (a << 8 | b)
 };
@@ -163,6 +170,16 @@ bool prepare_quantised(BinaryDsp& k, const oprig_tensor& a, const oprig_tensor& 
       k.a_is_output_code = is_identity(k.to_out_a);
       k.b_is_output_code = is_identity(k.to_out_b);
       k.shared_table = !k.a_is_output_code && k.to_out_a.entries == k.to_out_b.entries;
+      // Unlike inputs: affine maps where exact. Alike ones keep their one
+      // table after the compare (8 permutes, 0.0625 simulated cycles per
+      // element; the affine map would reach the traffic bound, 0.047, but
+      // the simulator's host takes 1.5x as long: vlut32 is its fastest).
+      k.linear = {};
+      if (!k.shared_table && !(k.a_is_output_code && k.b_is_output_code)) {
+        const dsp::LinearRequantizeInput in_a{&k.to_out_a, a.scale, a.zero_point};
+        const dsp::LinearRequantizeInput in_b{&k.to_out_b, b.scale, b.zero_point};
+        k.linear = dsp::plan_linear_requantize_pair(in_a, &in_b, y.scale, y.zero_point);
+      }
       const double low = activate(k.act, -std::numeric_limits<double>::infinity());
       const double high = activate(k.act, std::numeric_limits<double>::infinity());
       k.lo = std::isfinite(low) ? dsp::quantize_u8(low, y.scale, y.zero_point) : 0;
@@ -298,23 +315,36 @@ void int32_row(const BinaryDsp& k, const RowInput& a, const RowInput& b, uint8_t
   }
 }
 
-// UINT_8 MAX / MIN: both inputs' codes requantised by table, compared,
-// clamped. An input quantised as the output keeps its codes (no lookup);
-// inputs quantised alike share one table, looked up once after the compare
-// (requantising is monotonic, so max(T[a], T[b]) = T[max(a, b)]): half the
-// permute work, which bounds this program.
+// UINT_8 MAX / MIN. Inputs quantised unlike each other, where prepare found
+// both requantisations exact as affine maps (common/dsp_linear_requantize.hpp):
+// each input becomes halfwords (the output code times 2^L, floored), the
+// larger / smaller halfword is taken and one narrowing rounds them to codes
+// (monotonic, so it commutes with the max). Elsewhere the codes are
+// requantised by table (vlut32) and compared: an input quantised as the
+// output keeps its codes (no lookup); inputs quantised alike share one
+// table, looked up once after the compare (requantising is monotonic, so
+// max(T[a], T[b]) = T[max(a, b)]). Then the activation's clamp.
 struct MinMaxProgram {
-  std::optional<dsp::CodeLookup> to_out_a, to_out_b;  // absent: the codes are the output's already
+  std::optional<dsp::LinearRequantize> linear_a, linear_b;  // the affine maps, or none
+  std::optional<dsp::CodeLookup> to_out_a, to_out_b;  // tables; absent: the codes are the output's already
   bool shared = false;                                // to_out_a after the compare serves both
   HVX_Vector lo, hi;
 };
 
 HVX_Vector minmax_codes(const BinaryDsp& k, const MinMaxProgram& p, HVX_Vector va, HVX_Vector vb) {
-  const auto pick = [&](HVX_Vector x, HVX_Vector z) {
-    return k.op == kMax ? Q6_Vub_vmax_VubVub(x, z) : Q6_Vub_vmin_VubVub(x, z);
+  const bool max = k.op == kMax;
+  const auto pick = [max](HVX_Vector x, HVX_Vector z) {
+    return max ? Q6_Vub_vmax_VubVub(x, z) : Q6_Vub_vmin_VubVub(x, z);
+  };
+  const auto pick_h = [max](HVX_Vector x, HVX_Vector z) {
+    return max ? Q6_Vh_vmax_VhVh(x, z) : Q6_Vh_vmin_VhVh(x, z);
   };
   HVX_Vector r;
-  if (p.shared) {
+  if (p.linear_a) {
+    const dsp::SplitHalfwords ha = dsp::linear_requantize_halfwords(*p.linear_a, va);
+    const dsp::SplitHalfwords hb = dsp::linear_requantize_halfwords(*p.linear_b, vb);
+    r = dsp::linear_requantize_codes({pick_h(ha.even, hb.even), pick_h(ha.odd, hb.odd)}, p.linear_a->last_shift);
+  } else if (p.shared) {
     r = (*p.to_out_a)(pick(va, vb));
   } else {
     r = pick(p.to_out_a ? (*p.to_out_a)(va) : va, p.to_out_b ? (*p.to_out_b)(vb) : vb);
@@ -364,9 +394,14 @@ void uint8_rows(const BinaryDsp& k, const uint8_t* a, const uint8_t* b, uint8_t*
     table_to_vtcm(k, *vtcm);
   } else {
     MinMaxProgram& m = minmax.emplace();
-    if (!k.a_is_output_code) m.to_out_a.emplace(k.to_out_a);
-    if (!k.b_is_output_code && !k.shared_table) m.to_out_b.emplace(k.to_out_b);
     m.shared = k.shared_table;
+    if (k.linear.a.usable) {
+      m.linear_a.emplace(k.linear.a);
+      m.linear_b.emplace(k.linear.b);
+    } else {
+      if (!k.a_is_output_code) m.to_out_a.emplace(k.to_out_a);
+      if (!k.b_is_output_code && !k.shared_table) m.to_out_b.emplace(k.to_out_b);
+    }
     if (k.lo != 0) m.lo = Q6_Vb_vsplat_R(k.lo);
     if (k.hi != 255) m.hi = Q6_Vb_vsplat_R(k.hi);
   }
