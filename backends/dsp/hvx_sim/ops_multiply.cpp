@@ -444,7 +444,9 @@ void dmpy_pair_sat(Operands& o, bool acc, Coeff c0, Coeff c1) {
 // takes the portable loop. Without Q the sum is a saturating add of two
 // words; with it, the exact sum is H 2^16 + L with H and L formed from the
 // 16-bit halves of acc and P in 32 bits, and it fits a word exactly when
-// H does a halfword. Template parameters: V (__m128i or __m256i) and its ops.
+// H does a halfword. dmpy_sat_sse2 and dmpy_sat_avx2 are this one algorithm
+// in 128- and 256-bit intrinsics (one template would need the AVX2 target
+// on every helper it inlines).
 struct DmpyWords {
   const uint8_t* u;    // Vu, or Vuu's low vector (pair)
   const uint8_t* acc;  // or nullptr
